@@ -1,0 +1,318 @@
+#[=======================================================================[.rst:
+KernelOpt
+---------
+
+Declare GPU (or host) kernels, their variants, a trusted reference and
+baselines; get correctness tests, benchmarks and the optimization loop's
+targets without writing a harness.
+
+.. code-block:: cmake
+
+  find_package(KernelOpt CONFIG REQUIRED)   # or add_subdirectory / FetchContent
+  include(KernelOpt)
+
+.. command:: kernel_opt_add_kernel
+
+  .. code-block:: cmake
+
+    kernel_opt_add_kernel(<kernel>
+      ARGS <arg-spec>...
+      DIMS <dim>...
+      SHAPES <shape>...
+      REFERENCE <function>
+      REFERENCE_SOURCES <file>...
+      [BACKEND cuda|host]
+      [QUICK_SHAPES <shape>...]
+      [REFERENCE_BACKEND host|cuda]
+      [REFERENCE_PRECISION native|f64]
+      [REFERENCE_LIBRARIES <library>...]
+      [INIT <arg>=<distribution>...]
+      [SEEDS <integer>...]
+      [TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]]
+      [FLOPS <expression>]
+      [BYTES <expression>]
+      [TARGET <condition>...]
+      [RECORDS <directory>]
+      [TIMEOUT <seconds>])
+
+  ``<kernel>``
+    A C identifier; names the generated targets and tests.
+
+  ``ARGS <arg-spec>...``
+    The tensors, in entry-point parameter order. Each is
+    ``"<in|out|inout> <name> <dtype>[<axis>,...]"`` with ``<dtype>`` one of
+    ``f64 f32 f16 bf16 i32 i64 u8`` and each ``<axis>`` an expression over
+    DIMS (``M``, ``M*K``, ``ceil_div(N,128)``). At least one ``out`` or
+    ``inout``.
+
+  ``DIMS <dim>...``
+    Scalar sizes, passed as ``int64_t`` after the tensors, in this order.
+
+  ``SHAPES <shape>...``
+    Problem sizes measured and tested: ``"<dim>=<integer>,..."`` setting every
+    DIM exactly once.
+
+  ``QUICK_SHAPES <shape>...``
+    A representative subset for quick runs (``--kopt_quick``).
+    Default: the first of SHAPES.
+
+  ``REFERENCE <function>``, ``REFERENCE_SOURCES <file>...``
+    The trusted implementation, with the same signature as the variants
+    (without the stream when it runs on the host).
+
+  ``BACKEND cuda|host``
+    Where the variants run. Default ``cuda``. ``host`` variants are plain C++
+    on host memory, timed with a steady clock.
+
+  ``REFERENCE_BACKEND host|cuda``
+    Where the reference runs. Default: BACKEND.
+
+  ``REFERENCE_PRECISION native|f64``
+    ``f64`` (host reference only): every floating tensor is passed to the
+    reference as ``double`` (inputs upcast from the values the variant sees).
+    Default ``native``.
+
+  ``REFERENCE_LIBRARIES <library>...``
+    Libraries the reference links.
+
+  ``INIT <arg>=<distribution>...``
+    Random fill of an input: ``uniform(lo,hi)``, ``normal(mean,stddev)`` or
+    ``randint(lo,hi)`` (``hi`` exclusive); bounds are expressions over DIMS.
+    Default ``uniform(-1,1)`` for floating types, ``randint(-100,100)`` for
+    signed and ``randint(0,256)`` for ``u8``.
+
+  ``SEEDS <integer>...``
+    A trial per seed, each with fresh inputs. Default ``1 2 3``.
+
+  ``TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]``
+    numpy-allclose semantics, ``|got - ref| <= ATOL + RTOL * |ref|``, for
+    floating outputs; integer outputs are always exact. Default per output
+    dtype: f64 1e-10, f32 1e-4, f16/bf16 1e-2.
+
+  ``FLOPS <expression>``, ``BYTES <expression>``
+    The work model over DIMS: TFLOP/s, GB/s and the roofline.
+
+  ``TARGET <condition>...``
+    Stop conditions, ``<expression> <op> <expression>`` with ``<op>`` one of
+    ``< <= > >= == !=``, over ``tflops``, ``gbps``, ``time_us``, ``time_ns``,
+    ``speedup_vs_<impl>``, ``peak.<name>`` and ``ceiling.<name>``.
+
+  ``RECORDS <directory>``
+    Where ``kopt record`` keeps ``<kernel>/<variant>.json``.
+    Default ``${CMAKE_CURRENT_SOURCE_DIR}/records``.
+
+  ``TIMEOUT <seconds>``
+    CTest timeout of each generated test process.
+    Default ``KernelOpt_TEST_TIMEOUT`` (600).
+
+.. command:: kernel_opt_add_variant
+
+  .. code-block:: cmake
+
+    kernel_opt_add_variant(<kernel> <variant>
+      SOURCES <file>...
+      ENTRY <function>
+      [PARENT <variant>]
+      [HYPOTHESIS <text> | HYPOTHESIS_FILE <file>]
+      [METHODS <method>...]
+      [LIBRARIES <library>...]
+      [COMPILE_OPTIONS <option>...])
+
+  ``<variant>``
+    A C identifier, unique within the kernel (``v0``, ``v1``, ...).
+    Declaration order is the loop's order.
+
+  ``SOURCES <file>...``, ``ENTRY <function>``
+    The sources, one of which defines ``ENTRY``; its signature is checked at
+    compile time against ARGS and DIMS.
+
+  ``PARENT <variant>``
+    The variant this one improves on; declared earlier.
+
+  ``HYPOTHESIS <text>``, ``HYPOTHESIS_FILE <file>``
+    What should move, and by how much. Required by the gate for every
+    version but the first.
+
+  ``METHODS <method>...``
+    Techniques claimed, checked in the SASS by the static tests:
+    ``tensor_cores mma_sync wgmma cp_async tma mbarrier vector_load_128
+    vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
+    and (no SASS signature) ``register_blocking online_softmax
+    loop_interchange cache_blocking``.
+
+  ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
+    Link libraries and compile options of this variant's sources.
+
+.. command:: kernel_opt_add_baseline
+
+  .. code-block:: cmake
+
+    kernel_opt_add_baseline(<kernel> <baseline>
+      SOURCES <file>...
+      ENTRY <function>
+      [LIBRARIES <library>...]
+      [COMPILE_OPTIONS <option>...])
+
+  An implementation to compare against (a vendor library); tested for
+  correctness and benchmarked beside the variants, never gated.
+
+Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
+``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
+``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
+``<k>``) and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); the
+target ``optimize-<k>``. Cache variables: ``KernelOpt_TEST_TIMEOUT``,
+``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
+``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``.
+#]=======================================================================]
+
+include_guard(GLOBAL)
+cmake_minimum_required(VERSION 3.25)
+
+set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
+
+set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
+set(KernelOpt_MIN_SAMPLES 10 CACHE STRING "Benchmark: minimum samples per measurement")
+set(KernelOpt_MIN_TIME 0.5 CACHE STRING "Benchmark: minimum seconds of samples per measurement")
+set(KernelOpt_MAX_NOISE 0.005 CACHE STRING "Benchmark: stop once the median's relative noise is below this")
+set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bound after this many seconds")
+
+function(kernel_opt_add_kernel kernel)
+  set(fn kernel_opt_add_kernel)
+  cmake_parse_arguments(PARSE_ARGV 1 arg
+    ""
+    "BACKEND;REFERENCE;REFERENCE_BACKEND;REFERENCE_PRECISION;FLOPS;BYTES;RECORDS;TIMEOUT"
+    "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET")
+  _kernel_opt_check_parsed(${fn} "${kernel}" arg)
+  _kernel_opt_check_identifier(${fn} "${kernel}" "kernel name" "${kernel}")
+  get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
+  if(kernel IN_LIST known)
+    _kernel_opt_fail(${fn} ${kernel} "kernel '${kernel}' is already declared")
+  endif()
+  _kernel_opt_require(${fn} ${kernel} arg ARGS DIMS SHAPES REFERENCE REFERENCE_SOURCES)
+
+  _kernel_opt_choice(${fn} ${kernel} BACKEND "${arg_BACKEND}" cuda "cuda;host" backend)
+  _kernel_opt_choice(${fn} ${kernel} REFERENCE_BACKEND "${arg_REFERENCE_BACKEND}" ${backend} "host;cuda" ref_backend)
+  _kernel_opt_choice(${fn} ${kernel} REFERENCE_PRECISION "${arg_REFERENCE_PRECISION}" native "native;f64" ref_precision)
+  if(backend STREQUAL "host" AND ref_backend STREQUAL "cuda")
+    _kernel_opt_fail(${fn} ${kernel} "a host kernel cannot have a CUDA reference"
+      KEY REFERENCE_BACKEND "${ref_backend}" KEY BACKEND "${backend}")
+  endif()
+  if(ref_precision STREQUAL "f64" AND NOT ref_backend STREQUAL "host")
+    _kernel_opt_fail(${fn} ${kernel} "REFERENCE_PRECISION f64 needs REFERENCE_BACKEND host"
+      KEY REFERENCE_BACKEND "${ref_backend}"
+      HINT "an f64 reference runs on the host; a device reference takes the kernel's own types")
+  endif()
+  if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT "CUDA" IN_LIST languages)
+      _kernel_opt_fail(${fn} ${kernel} "BACKEND cuda needs the CUDA language"
+        HINT "call enable_language(CUDA) (or project(... LANGUAGES CXX CUDA)) before declaring CUDA kernels")
+    endif()
+  endif()
+
+  _kernel_opt_parse_dims(${fn} ${kernel} "${arg_DIMS}")
+  _kernel_opt_parse_args(${fn} ${kernel} "${arg_DIMS}" "${arg_ARGS}" arg_names)
+  _kernel_opt_parse_shapes(${fn} ${kernel} SHAPES "${arg_DIMS}" "${arg_SHAPES}" shapes)
+  if(DEFINED arg_QUICK_SHAPES)
+    _kernel_opt_parse_shapes(${fn} ${kernel} QUICK_SHAPES "${arg_DIMS}" "${arg_QUICK_SHAPES}" quick)
+  else()
+    list(GET shapes 0 quick)
+  endif()
+  _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}")
+  if(NOT DEFINED arg_SEEDS)
+    set(arg_SEEDS 1 2 3)
+  endif()
+  foreach(seed IN LISTS arg_SEEDS)
+    _kernel_opt_stray_keyword(${fn} ${kernel} SEEDS "${seed}")
+    if(NOT seed MATCHES "^[0-9]+$")
+      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is not a non-negative integer")
+    endif()
+  endforeach()
+  _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
+  foreach(model IN ITEMS FLOPS BYTES)
+    if(DEFINED arg_${model})
+      _kernel_opt_check_expr(error names "${arg_${model}}" FALSE)
+      if(error STREQUAL "")
+        foreach(name IN LISTS names)
+          if(NOT name IN_LIST arg_DIMS)
+            set(error "'${name}' is not one of DIMS")
+          endif()
+        endforeach()
+      endif()
+      if(NOT error STREQUAL "")
+        _kernel_opt_fail(${fn} ${kernel} "malformed ${model} expression: ${error}"
+          KEY ${model} "${arg_${model}}" KEY DIMS "${arg_DIMS}")
+      endif()
+    endif()
+  endforeach()
+  foreach(target IN LISTS arg_TARGET)
+    _kernel_opt_check_target(${fn} ${kernel} "${target}")
+  endforeach()
+  if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
+    _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
+  endif()
+  _kernel_opt_sources(${fn} ${kernel} REFERENCE_SOURCES "${arg_REFERENCE_SOURCES}" ref_sources)
+  _kernel_opt_check_identifier(${fn} ${kernel} REFERENCE "${arg_REFERENCE}")
+  _kernel_opt_entry_source(${fn} ${kernel} "the reference" "${arg_REFERENCE}" "${ref_sources}" ref_entry_source)
+
+  set(records "${CMAKE_CURRENT_SOURCE_DIR}/records")
+  if(DEFINED arg_RECORDS)
+    cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" OUTPUT_VARIABLE records)
+  endif()
+  set(timeout ${KernelOpt_TEST_TIMEOUT})
+  if(DEFINED arg_TIMEOUT)
+    set(timeout ${arg_TIMEOUT})
+  endif()
+
+  set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_KERNELS ${kernel})
+  _kernel_opt_set(${kernel} BACKEND "${backend}")
+  _kernel_opt_set(${kernel} ARGS "${arg_ARGS}")
+  _kernel_opt_set(${kernel} ARG_NAMES "${arg_names}")
+  _kernel_opt_set(${kernel} DIMS "${arg_DIMS}")
+  _kernel_opt_set(${kernel} SHAPES "${shapes}")
+  _kernel_opt_set(${kernel} QUICK_SHAPES "${quick}")
+  _kernel_opt_set(${kernel} INIT "${arg_INIT}")
+  _kernel_opt_set(${kernel} SEEDS "${arg_SEEDS}")
+  _kernel_opt_set(${kernel} TOLERANCE "${tolerance}")
+  _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
+  _kernel_opt_set(${kernel} BYTES "${arg_BYTES}")
+  _kernel_opt_set(${kernel} TARGETS "${arg_TARGET}")
+  _kernel_opt_set(${kernel} RECORDS "${records}")
+  _kernel_opt_set(${kernel} TIMEOUT "${timeout}")
+  _kernel_opt_set(${kernel} REFERENCE "${arg_REFERENCE}")
+  _kernel_opt_set(${kernel} REFERENCE_SOURCES "${ref_sources}")
+  _kernel_opt_set(${kernel} REFERENCE_ENTRY_SOURCE "${ref_entry_source}")
+  _kernel_opt_set(${kernel} REFERENCE_BACKEND "${ref_backend}")
+  _kernel_opt_set(${kernel} REFERENCE_PRECISION "${ref_precision}")
+  _kernel_opt_set(${kernel} REFERENCE_LIBRARIES "${arg_REFERENCE_LIBRARIES}")
+  _kernel_opt_set(${kernel} VARIANTS "")
+  _kernel_opt_set(${kernel} BASELINES "")
+  _kernel_opt_set(${kernel} SOURCE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  _kernel_opt_set(${kernel} BINARY_DIR "${CMAKE_CURRENT_BINARY_DIR}/kernelopt/${kernel}")
+  _kernel_opt_set(${kernel} FINALIZED FALSE)
+  # Tests and targets are generated once every variant is known: at the end
+  # of the directory that declared the kernel.
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _kernel_opt_finalize [[${kernel}]])")
+endfunction()
+
+function(kernel_opt_add_variant kernel variant)
+  cmake_parse_arguments(PARSE_ARGV 2 arg
+    ""
+    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE"
+    "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS")
+  _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
+endfunction()
+
+function(kernel_opt_add_baseline kernel baseline)
+  cmake_parse_arguments(PARSE_ARGV 2 arg
+    ""
+    "ENTRY"
+    "SOURCES;LIBRARIES;COMPILE_OPTIONS")
+  _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
+endfunction()

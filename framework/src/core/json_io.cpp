@@ -1,0 +1,208 @@
+#include "core/json_io.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace kopt {
+namespace {
+
+// "a/b~c" -> "a~1b~0c" (RFC 6901), so a key holding '/' names one member.
+std::string escape_pointer_token(const std::string& key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const char* type_name(const json& node) {
+  switch (node.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+  }
+}
+
+// Line and column of byte offset `byte` (1-based, as nlohmann reports it).
+std::string position_of(const std::string& text, std::size_t byte) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+void write_all(int fd, const std::string& text, const std::string& temp) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(temp + ": write failed: " + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+json read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const std::string why = std::filesystem::exists(path) ? "cannot read" : "no such file";
+    throw format_error(path.string() + ": " + why);
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& error) {
+    // nlohmann's message starts "[json.exception.parse_error.101] parse error at ...":
+    // keep only the part after the last ": " that says what was wrong.
+    std::string what = error.what();
+    const std::size_t colon = what.rfind(": ");
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw format_error(path.string() + ": invalid JSON at " + position_of(text, error.byte) +
+                       ": " + what);
+  }
+}
+
+void check_kind(const json& doc, const std::filesystem::path& path, const std::string& kind,
+                int max_version) {
+  const json_reader root(doc, path.string());
+  if (!doc.is_object()) root.fail("expected an object, got " + std::string(type_name(doc)));
+  const std::string actual = root.at("kind").as_string();
+  if (actual != kind) {
+    root.at("kind").fail("expected \"" + kind + "\", got \"" + actual + "\"");
+  }
+  const std::int64_t version = root.at("schema_version").as_integer();
+  if (version > max_version) {
+    root.at("schema_version")
+        .fail(std::to_string(version) + " is newer than this kopt reads (" +
+              std::to_string(max_version) + "): update KernelOpt");
+  }
+  if (version < 1) root.at("schema_version").fail("must be >= 1, got " + std::to_string(version));
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) {
+      throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " +
+                               ec.message());
+    }
+  }
+  const std::string temp = path.string() + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(temp + ": cannot create: " + std::strerror(errno));
+  try {
+    write_all(fd, text, temp);
+    if (::fsync(fd) != 0) throw std::runtime_error(temp + ": fsync failed: " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const int saved = errno;
+    ::unlink(temp.c_str());
+    throw std::runtime_error(temp + ": close failed: " + std::strerror(saved));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int saved = errno;
+    ::unlink(temp.c_str());
+    throw std::runtime_error(path.string() + ": cannot replace: " + std::strerror(saved));
+  }
+}
+
+void write_json_atomic(const std::filesystem::path& path, const json& doc) {
+  write_file_atomic(path, doc.dump(2) + "\n");
+}
+
+json_reader json_reader::at(const std::string& key) const {
+  if (!m_node.is_object()) fail("expected an object, got " + std::string(type_name(m_node)));
+  const std::string pointer = m_pointer + "/" + escape_pointer_token(key);
+  const auto it = m_node.find(key);
+  if (it == m_node.end()) json_reader(m_node, m_file, pointer).fail("missing");
+  return json_reader(*it, m_file, pointer);
+}
+
+json_reader json_reader::at(std::size_t index) const {
+  if (!m_node.is_array()) fail("expected an array, got " + std::string(type_name(m_node)));
+  const std::string pointer = m_pointer + "/" + std::to_string(index);
+  if (index >= m_node.size()) {
+    json_reader(m_node, m_file, pointer)
+        .fail("missing (the array has " + std::to_string(m_node.size()) + " elements)");
+  }
+  return json_reader(m_node[index], m_file, pointer);
+}
+
+bool json_reader::has(const std::string& key) const {
+  if (!m_node.is_object()) return false;
+  const auto it = m_node.find(key);
+  return it != m_node.end() && !it->is_null();
+}
+
+std::size_t json_reader::size() const {
+  if (!m_node.is_array()) fail("expected an array, got " + std::string(type_name(m_node)));
+  return m_node.size();
+}
+
+std::string json_reader::as_string() const {
+  if (!m_node.is_string()) fail("expected a string, got " + std::string(type_name(m_node)));
+  return m_node.get<std::string>();
+}
+
+double json_reader::as_number() const {
+  if (!m_node.is_number()) fail("expected a number, got " + std::string(type_name(m_node)));
+  return m_node.get<double>();
+}
+
+std::int64_t json_reader::as_integer() const {
+  if (m_node.is_number_integer()) return m_node.get<std::int64_t>();
+  if (m_node.is_number_float()) {
+    const double value = m_node.get<double>();
+    if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
+      return static_cast<std::int64_t>(value);
+    }
+    fail("expected an integer, got " + m_node.dump());
+  }
+  fail("expected an integer, got " + std::string(type_name(m_node)));
+}
+
+bool json_reader::as_bool() const {
+  if (!m_node.is_boolean()) fail("expected a boolean, got " + std::string(type_name(m_node)));
+  return m_node.get<bool>();
+}
+
+void json_reader::fail(const std::string& what) const {
+  throw format_error(m_file + ": " + (m_pointer.empty() ? std::string("/") : m_pointer) + ": " +
+                     what);
+}
+
+}  // namespace kopt

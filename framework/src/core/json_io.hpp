@@ -1,0 +1,62 @@
+// Reading and writing KernelOpt's JSON files: atomic writes, and typed reads
+// whose errors name the file and the JSON path of the offending key.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace kopt {
+
+using json = nlohmann::ordered_json;
+
+// "records/softmax/v1.json: /shapes/0/timing/median_ns: missing"
+class format_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses `path`; throws format_error naming the file on I/O or syntax errors.
+[[nodiscard]] json read_json_file(const std::filesystem::path& path);
+
+// Checks `kind` and `schema_version` (not newer than `max_version`).
+void check_kind(const json& doc, const std::filesystem::path& path, const std::string& kind,
+                int max_version);
+
+// Writes `text` to `path` atomically: a temp file beside it, flushed, then
+// renamed over `path`. Creates missing parent directories. Throws
+// std::runtime_error on failure and leaves no temp file behind.
+void write_file_atomic(const std::filesystem::path& path, const std::string& text);
+void write_json_atomic(const std::filesystem::path& path, const json& doc);
+
+// Typed access with path-naming errors. `where` is the file for messages.
+class json_reader {
+ public:
+  json_reader(const json& node, std::string file, std::string pointer = "")
+      : m_node(node), m_file(std::move(file)), m_pointer(std::move(pointer)) {}
+
+  [[nodiscard]] json_reader at(const std::string& key) const;   // object member, required
+  [[nodiscard]] json_reader at(std::size_t index) const;        // array element, required
+  [[nodiscard]] bool has(const std::string& key) const;         // present and not null
+  [[nodiscard]] std::size_t size() const;                       // array size (must be array)
+
+  [[nodiscard]] std::string as_string() const;
+  [[nodiscard]] double as_number() const;
+  [[nodiscard]] std::int64_t as_integer() const;
+  [[nodiscard]] bool as_bool() const;
+  [[nodiscard]] bool is_null() const { return m_node.is_null(); }
+  [[nodiscard]] const json& raw() const { return m_node; }
+  [[nodiscard]] const std::string& pointer() const { return m_pointer; }
+
+  // Throws format_error "<file>: <pointer>: <what>".
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  const json& m_node;
+  std::string m_file;
+  std::string m_pointer;
+};
+
+}  // namespace kopt

@@ -1,0 +1,107 @@
+#include "cuda/backend.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "kernelopt/detail/mains.hpp"
+
+namespace kopt::cuda {
+namespace {
+
+class cuda_backend final : public backend {
+ public:
+  explicit cuda_backend(int device) : m_device(device) {}
+  ~cuda_backend() override {
+    if (m_stream != nullptr) cudaStreamDestroy(m_stream);
+  }
+
+  [[nodiscard]] backend_kind kind() const override { return backend_kind::cuda; }
+
+  [[nodiscard]] std::string unavailable_reason() override {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+      return std::string("no CUDA device visible: ") + cudaGetErrorName(status) + ": " +
+             cudaGetErrorString(status);
+    }
+    if (count == 0) return "no CUDA device visible: cudaGetDeviceCount returned 0";
+    if (m_device >= count) {
+      return "CUDA device " + std::to_string(m_device) + " not visible (" + std::to_string(count) +
+             " visible)";
+    }
+    return {};
+  }
+
+  [[nodiscard]] std::string device_name() override {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, m_device) != cudaSuccess) return "unknown CUDA device";
+    return prop.name;
+  }
+  [[nodiscard]] int device_index() const override { return m_device; }
+
+  [[nodiscard]] void* allocate(std::size_t bytes) override {
+    activate();
+    void* pointer = nullptr;
+    check(cudaMalloc(&pointer, bytes), "cudaMalloc", "allocating " + std::to_string(bytes) + " bytes");
+    return pointer;
+  }
+  void release(void* pointer) noexcept override { cudaFree(pointer); }
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    activate();
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy", "copying inputs to the device");
+  }
+  void copy_to_host(void* dst, const void* src, std::size_t bytes) override {
+    activate();
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", "copying outputs to the host");
+  }
+  [[nodiscard]] void* stream() override {
+    activate();
+    if (m_stream == nullptr) {
+      check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
+            "creating the harness stream");
+    }
+    return m_stream;
+  }
+  void synchronize(const std::string& what) override {
+    activate();
+    // A launch error (bad configuration) is reported by cudaGetLastError,
+    // an execution error (illegal address) by the synchronization.
+    check(cudaGetLastError(), "cudaGetLastError", what);
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", what);
+  }
+
+ private:
+  void activate() { check(cudaSetDevice(m_device), "cudaSetDevice", "selecting the GPU"); }
+
+  int m_device;
+  cudaStream_t m_stream = nullptr;
+};
+
+}  // namespace
+
+void check(int status, const char* call, const std::string& what) {
+  const auto error = static_cast<cudaError_t>(status);
+  if (error == cudaSuccess) return;
+  throw device_error(what + ": " + call + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
+}
+
+int assigned_device() {
+  // CTest sets CTEST_RESOURCE_GROUP_COUNT and, per group,
+  // CTEST_RESOURCE_GROUP_<i>_GPUS="id:<id>,slots:<n>".
+  const char* value = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+  if (value == nullptr) return 0;
+  const std::string text = value;
+  const std::size_t id = text.find("id:");
+  if (id == std::string::npos) return 0;
+  return std::atoi(text.c_str() + id + 3);
+}
+
+std::unique_ptr<backend> make_backend(int device) { return std::make_unique<cuda_backend>(device); }
+
+}  // namespace kopt::cuda
+
+namespace kopt::cuda {
+std::unique_ptr<backend> make_default_backend() { return make_backend(assigned_device()); }
+}  // namespace kopt::cuda

@@ -1,0 +1,77 @@
+// Where an implementation runs: memory, copies, the stream, and errors.
+// The harness (correctness, benchmarks) talks only to this interface; the
+// host backend is here, the CUDA backend in framework/src/cuda.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "kernelopt/detail/kernel_spec.hpp"
+
+namespace kopt {
+
+// A failure reported by the device after a launch (a CUDA error): the
+// current trial fails with this text; the process may not be usable after.
+class device_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class backend {
+ public:
+  virtual ~backend() = default;
+  [[nodiscard]] virtual backend_kind kind() const = 0;
+  // Empty when the backend can run; otherwise the reason it cannot
+  // (printed as the skip reason, e.g. "no CUDA device visible: ...").
+  [[nodiscard]] virtual std::string unavailable_reason() = 0;
+  [[nodiscard]] virtual std::string device_name() = 0;
+  [[nodiscard]] virtual int device_index() const = 0;
+
+  [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
+  virtual void release(void* pointer) noexcept = 0;
+  virtual void copy_to_device(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void copy_to_host(void* dst, const void* src, std::size_t bytes) = 0;
+  // cudaStream_t for CUDA, nullptr for the host backend.
+  [[nodiscard]] virtual void* stream() = 0;
+  // Waits for all queued work; throws device_error naming `what` if it failed.
+  virtual void synchronize(const std::string& what) = 0;
+};
+
+[[nodiscard]] std::unique_ptr<backend> make_host_backend();
+
+// Owns one allocation of a backend.
+class device_buffer {
+ public:
+  device_buffer() = default;
+  device_buffer(backend& owner, std::size_t bytes)
+      : m_owner(&owner), m_pointer(owner.allocate(bytes)), m_bytes(bytes) {}
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& other) noexcept { *this = std::move(other); }
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    reset();
+    m_owner = other.m_owner;
+    m_pointer = other.m_pointer;
+    m_bytes = other.m_bytes;
+    other.m_pointer = nullptr;
+    other.m_bytes = 0;
+    return *this;
+  }
+  ~device_buffer() { reset(); }
+
+  [[nodiscard]] void* get() const { return m_pointer; }
+  [[nodiscard]] std::size_t bytes() const { return m_bytes; }
+
+ private:
+  void reset() noexcept {
+    if (m_pointer != nullptr) m_owner->release(m_pointer);
+    m_pointer = nullptr;
+  }
+  backend* m_owner = nullptr;
+  void* m_pointer = nullptr;
+  std::size_t m_bytes = 0;
+};
+
+}  // namespace kopt

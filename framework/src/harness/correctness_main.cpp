@@ -1,0 +1,235 @@
+// The generated `<k>_kopt_test` main: one GoogleTest test per variant ×
+// shape × seed (suite = variant, so CTest runs `--gtest_filter=v1.*` as one
+// process per variant), plus a results file that `kopt record` reads.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/json_io.hpp"
+#include "harness/backend.hpp"
+#include "kernelopt/detail/mains.hpp"
+#include "harness/trial.hpp"
+
+namespace kopt {
+namespace {
+
+constexpr int k_skip_status = 77;
+
+struct options {
+  std::string m_results;
+  bool m_quick = false;
+};
+
+// Takes KernelOpt's own flags out of argv, leaving GoogleTest's.
+options take_options(int& argc, char** argv) {
+  options opts;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--kopt_results=", 0) == 0) {
+      opts.m_results = arg.substr(std::strlen("--kopt_results="));
+    } else if (arg == "--kopt_quick") {
+      opts.m_quick = true;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return opts;
+}
+
+// "rows=4096,cols=4096" -> "rows4096_cols4096": GoogleTest filter-safe.
+std::string test_name(const std::string& shape, std::uint64_t seed) {
+  std::string name;
+  for (const char c : shape) {
+    if (c == ',') {
+      name += '_';
+    } else if (c != '=' && c != ' ') {
+      name += c;
+    }
+  }
+  return name + "_seed" + std::to_string(seed);
+}
+
+json to_json(const tolerance_spec& tol) {
+  json j = {{"rtol", tol.m_rtol}, {"atol", tol.m_atol}, {"source", tol.m_source}};
+  if (tol.m_max_rel_l2) j["max_rel_l2"] = *tol.m_max_rel_l2;
+  return j;
+}
+
+json to_json(const std::optional<mismatch>& m) {
+  if (!m) return nullptr;
+  return {{"flat", m->m_flat}, {"index", m->m_index}, {"got", m->m_got}, {"expected", m->m_expected}};
+}
+
+json to_json(const trial_result& trial) {
+  json outputs = json::array();
+  for (const output_check& out : trial.m_outputs) {
+    outputs.push_back({{"arg", out.m_arg},
+                       {"dtype", to_string(out.m_dtype)},
+                       {"elements", out.m_elements},
+                       {"rtol", out.m_tolerance.m_rtol},
+                       {"atol", out.m_tolerance.m_atol},
+                       {"max_abs", out.m_max_abs},
+                       {"max_rel", out.m_max_rel},
+                       {"rel_l2", out.m_rel_l2},
+                       {"mismatches", out.m_mismatches},
+                       {"nonfinite", out.m_nonfinite},
+                       {"unwritten", out.m_unwritten},
+                       {"canary", out.m_canary},
+                       {"first_mismatch", to_json(out.m_first_mismatch ? out.m_first_mismatch : out.m_first_unwritten)},
+                       {"passed", out.passed()}});
+  }
+  return {{"shape", trial.m_shape},
+          {"seed", trial.m_seed},
+          {"status", trial.passed() ? "pass" : "fail"},
+          {"error", trial.m_error ? json(*trial.m_error) : json(nullptr)},
+          {"modified_inputs", trial.m_modified_inputs},
+          {"outputs", outputs}};
+}
+
+class run_state {
+ public:
+  run_state(const kernel_spec& spec, backend& device) : m_spec(spec), m_device(device) {}
+
+  void add(const impl_spec& variant, trial_result trial) {
+    m_results[variant.m_name].push_back(std::move(trial));
+  }
+
+  void write(const std::string& path, const std::string& skip_reason) const {
+    if (path.empty()) return;
+    // One file per process; CTest runs one variant per process, so the
+    // variant is the one whose tests ran (or, when skipped, the filter's).
+    std::string variant = m_results.empty() ? filtered_variant() : m_results.begin()->first;
+    json trials = json::array();
+    bool all_pass = true;
+    for (const auto& [name, list] : m_results) {
+      for (const trial_result& t : list) {
+        trials.push_back(to_json(t));
+        all_pass = all_pass && t.passed();
+      }
+    }
+    std::string status = !skip_reason.empty() ? "skipped" : (trials.empty() ? "fail" : (all_pass ? "pass" : "fail"));
+    json tolerance = m_spec.m_tolerance ? to_json(*m_spec.m_tolerance) : json(nullptr);
+    json doc = {{"schema_version", 1},
+                {"kind", "kernelopt.correctness"},
+                {"kernel", m_spec.m_name},
+                {"variant", variant},
+                {"backend", m_spec.m_backend == backend_kind::cuda ? "cuda" : "host"},
+                {"device", skip_reason.empty() ? json(m_device.device_name()) : json(nullptr)},
+                {"status", status},
+                {"skip_reason", skip_reason.empty() ? json(nullptr) : json(skip_reason)},
+                {"seeds", m_spec.m_seeds},
+                {"tolerance", tolerance},
+                {"trials", trials}};
+    if (m_results.size() > 1) doc["note"] = "results of several variants: run one variant per process";
+    write_json_atomic(path, doc);
+  }
+
+ private:
+  // The variant named by --gtest_filter=NAME.* (for a skipped run's file).
+  static std::string filtered_variant() {
+    const std::string filter = ::testing::GTEST_FLAG(filter);
+    const std::size_t dot = filter.find('.');
+    return dot == std::string::npos ? std::string("unknown") : filter.substr(0, dot);
+  }
+
+  const kernel_spec& m_spec;
+  backend& m_device;
+  std::map<std::string, std::vector<trial_result>> m_results;
+};
+
+class trial_test : public ::testing::Test {
+ public:
+  trial_test(const kernel_spec& spec, const impl_spec& variant, const shape_spec& shape,
+             std::uint64_t seed, backend& device, backend& host, run_state& state)
+      : m_spec(spec), m_variant(variant), m_shape(shape), m_seed(seed), m_device(device),
+        m_host(host), m_state(state) {}
+
+  void TestBody() override {
+    trial_result trial = run_trial(m_spec, m_variant, m_shape, m_seed, m_device, m_host);
+    const bool passed = trial.passed();
+    const std::string diagnosis = trial.diagnosis();
+    for (const output_check& out : trial.m_outputs) {
+      std::printf("  %s %s seed %llu: '%s' max_abs=%.3g max_rel=%.3g rel_l2=%.3g mismatches=%zu\n",
+                  m_variant.m_name.c_str(), m_shape.m_text.c_str(),
+                  static_cast<unsigned long long>(m_seed), out.m_arg.c_str(), out.m_max_abs,
+                  out.m_max_rel, out.m_rel_l2, out.m_mismatches);
+    }
+    m_state.add(m_variant, std::move(trial));
+    EXPECT_TRUE(passed) << m_spec.m_name << "/" << m_variant.m_name << " on " << m_shape.m_text
+                        << ", seed " << m_seed << ":\n"
+                        << diagnosis;
+  }
+
+ private:
+  const kernel_spec& m_spec;
+  const impl_spec& m_variant;
+  const shape_spec& m_shape;
+  std::uint64_t m_seed;
+  backend& m_device;
+  backend& m_host;
+  run_state& m_state;
+};
+
+bool listing_only(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--gtest_list_tests") == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_correctness_main(const kernel_spec& spec, backend_factory make_device, int argc, char** argv) {
+  const options opts = take_options(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+
+  std::unique_ptr<backend> device = make_device();
+  std::unique_ptr<backend> host = make_host_backend();
+  run_state state(spec, *device);
+
+  const std::vector<shape_spec>& shapes = opts.m_quick ? spec.m_quick_shapes : spec.m_shapes;
+  for (const impl_spec& variant : spec.m_variants) {
+    for (const shape_spec& shape : shapes) {
+      for (const std::uint64_t seed : spec.m_seeds) {
+        backend& dev = *device;
+        backend& hst = *host;
+        ::testing::RegisterTest(variant.m_name.c_str(), test_name(shape.m_text, seed).c_str(),
+                                nullptr, shape.m_text.c_str(), __FILE__, __LINE__,
+                                [&spec, &variant, &shape, seed, &dev, &hst, &state]() -> ::testing::Test* {
+                                  return new trial_test(spec, variant, shape, seed, dev, hst, state);
+                                });
+      }
+    }
+  }
+
+  if (!listing_only(argc, argv)) {
+    const std::string reason = device->unavailable_reason();
+    if (!reason.empty()) {
+      std::printf("SKIPPED: %s\n", reason.c_str());
+      state.write(opts.m_results, reason);
+      return k_skip_status;
+    }
+    std::printf("[kernelopt] %s on %s\n", spec.m_name.c_str(), device->device_name().c_str());
+  }
+  const int status = RUN_ALL_TESTS();
+  if (!listing_only(argc, argv)) {
+    try {
+      state.write(opts.m_results, "");
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: writing %s: %s\n", opts.m_results.c_str(), error.what());
+      return 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace kopt

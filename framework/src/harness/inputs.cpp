@@ -1,0 +1,125 @@
+#include "harness/inputs.hpp"
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "core/dtype.hpp"
+#include "core/expr.hpp"
+
+namespace kopt {
+
+std::map<std::string, double> dim_values(const kernel_spec& spec, const shape_spec& shape) {
+  std::map<std::string, double> values;
+  for (std::size_t i = 0; i < spec.m_dims.size() && i < shape.m_dims.size(); ++i) {
+    values[spec.m_dims[i]] = static_cast<double>(shape.m_dims[i]);
+  }
+  return values;
+}
+
+std::vector<std::int64_t> extents(const kernel_spec& spec, const arg_spec& arg,
+                                  const shape_spec& shape) {
+  const std::map<std::string, double> dims = dim_values(spec, shape);
+  std::vector<std::int64_t> result;
+  for (const std::string& axis : arg.m_shape) {
+    const double value = evaluate(axis, dims);
+    if (value < 0 || value != std::floor(value)) {
+      throw std::runtime_error("argument '" + arg.m_name + "': axis \"" + axis + "\" is " +
+                               std::to_string(value) + " at " + shape.m_text +
+                               " (must be a non-negative integer)");
+    }
+    result.push_back(static_cast<std::int64_t>(value));
+  }
+  return result;
+}
+
+std::size_t element_count(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape) {
+  std::size_t count = 1;
+  for (const std::int64_t e : extents(spec, arg, shape)) count *= static_cast<std::size_t>(e);
+  return count;
+}
+
+double work(const kernel_spec& spec, const std::string& expression, const shape_spec& shape) {
+  if (expression.empty()) return 0;
+  return evaluate(expression, dim_values(spec, shape));
+}
+
+namespace {
+
+// Distributions written out rather than std::uniform_real_distribution & co.,
+// whose output differs between standard libraries: a seed must mean the same
+// data on every machine that records it.
+class generator {
+ public:
+  generator(std::uint64_t seed, std::size_t arg_index) {
+    std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
+                      static_cast<std::uint32_t>(arg_index), 0x6b6f7074u};
+    m_engine.seed(seq);
+  }
+  double unit() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double normal() {
+    if (m_have_spare) {
+      m_have_spare = false;
+      return m_spare;
+    }
+    double u1 = unit();
+    while (u1 <= 0) u1 = unit();
+    const double u2 = unit();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    m_spare = r * std::sin(2.0 * M_PI * u2);
+    m_have_spare = true;
+    return r * std::cos(2.0 * M_PI * u2);
+  }
+  std::uint64_t next() { return m_engine(); }
+
+ private:
+  std::mt19937_64 m_engine;
+  bool m_have_spare = false;
+  double m_spare = 0;
+};
+
+void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
+          std::uint64_t seed, std::size_t arg_index, std::vector<unsigned char>& data) {
+  const std::map<std::string, double> dims = dim_values(spec, shape);
+  const double a = evaluate(arg.m_init.m_a, dims);
+  const double b = evaluate(arg.m_init.m_b, dims);
+  const std::size_t count = data.size() / size_of(arg.m_dtype);
+  generator gen(seed, arg_index);
+  switch (arg.m_init.m_kind) {
+    case init_spec::kind::uniform:
+      for (std::size_t i = 0; i < count; ++i) store_element(arg.m_dtype, data.data(), i, a + (b - a) * gen.unit());
+      break;
+    case init_spec::kind::normal:
+      for (std::size_t i = 0; i < count; ++i) store_element(arg.m_dtype, data.data(), i, a + b * gen.normal());
+      break;
+    case init_spec::kind::randint: {
+      const auto low = static_cast<std::int64_t>(std::ceil(a));
+      const auto high = static_cast<std::int64_t>(std::ceil(b));
+      if (high <= low) {
+        throw std::runtime_error("argument '" + arg.m_name + "': randint range [" +
+                                 std::to_string(low) + ", " + std::to_string(high) +
+                                 ") is empty at " + shape.m_text);
+      }
+      const auto span = static_cast<std::uint64_t>(high - low);
+      for (std::size_t i = 0; i < count; ++i) {
+        store_element(arg.m_dtype, data.data(), i, static_cast<double>(low + static_cast<std::int64_t>(gen.next() % span)));
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+host_tensors make_inputs(const kernel_spec& spec, const shape_spec& shape, std::uint64_t seed) {
+  host_tensors tensors;
+  tensors.m_data.resize(spec.m_args.size());
+  for (std::size_t i = 0; i < spec.m_args.size(); ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    tensors.m_data[i].resize(element_count(spec, arg, shape) * size_of(arg.m_dtype));
+    if (arg.m_dir != arg_dir::out) fill(spec, arg, shape, seed, i, tensors.m_data[i]);
+  }
+  return tensors;
+}
+
+}  // namespace kopt
