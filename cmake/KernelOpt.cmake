@@ -115,6 +115,7 @@ targets without writing a harness.
       [PARENT <variant>]
       [HYPOTHESIS <text> | HYPOTHESIS_FILE <file>]
       [METHODS <method>...]
+      [EXPECT_FAILURE <regex>]
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...])
 
@@ -139,6 +140,11 @@ targets without writing a harness.
     vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
     and (no SASS signature) ``register_blocking online_softmax
     loop_interchange cache_blocking``.
+
+  ``EXPECT_FAILURE <regex>``
+    The variant is known to be incorrect (a rejected attempt kept on record,
+    or a harness test): its correctness test passes only when the variant
+    fails and the diagnosis matches ``<regex>``.
 
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources.
@@ -304,7 +310,7 @@ endfunction()
 function(kernel_opt_add_variant kernel variant)
   cmake_parse_arguments(PARSE_ARGV 2 arg
     ""
-    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE"
+    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE;EXPECT_FAILURE"
     "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()

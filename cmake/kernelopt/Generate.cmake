@@ -293,6 +293,13 @@ int main(int argc, char** argv) { return @call@; }
       LABELS "kernel-opt;correctness;${kernel}"
       SKIP_RETURN_CODE 77
       TIMEOUT ${timeout})
+    _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
+    if(NOT expect_failure STREQUAL "")
+      # Passes only on a GoogleTest failure whose output matches the regex.
+      set_property(TEST ${kernel}.correct.${name} PROPERTY
+        PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*\\[  FAILED  \\]")
+      set_property(TEST ${kernel}.correct.${name} APPEND PROPERTY LABELS expected-failure)
+    endif()
   endforeach()
 
   _kernel_opt_write_manifest(${kernel})

@@ -1,0 +1,30 @@
+# Install rules and the package config, so that a project can use
+#   find_package(KernelOpt CONFIG REQUIRED)
+#   include(KernelOpt)
+include(CMakePackageConfigHelpers)
+
+set(KernelOpt_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/KernelOpt"
+    CACHE STRING "Where KernelOpt's CMake package files are installed")
+
+install(EXPORT KernelOptTargets
+  NAMESPACE KernelOpt::
+  DESTINATION "${KernelOpt_INSTALL_CMAKEDIR}")
+
+configure_package_config_file(
+  "${PROJECT_SOURCE_DIR}/cmake/KernelOptConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/KernelOptConfig.cmake"
+  INSTALL_DESTINATION "${KernelOpt_INSTALL_CMAKEDIR}")
+write_basic_package_version_file(
+  "${PROJECT_BINARY_DIR}/KernelOptConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+
+install(FILES
+    "${PROJECT_BINARY_DIR}/KernelOptConfig.cmake"
+    "${PROJECT_BINARY_DIR}/KernelOptConfigVersion.cmake"
+    "${PROJECT_SOURCE_DIR}/cmake/KernelOpt.cmake"
+  DESTINATION "${KernelOpt_INSTALL_CMAKEDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/kernelopt"
+  DESTINATION "${KernelOpt_INSTALL_CMAKEDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/framework/specs/"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/kernelopt/specs"
+  OPTIONAL)

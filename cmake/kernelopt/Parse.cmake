@@ -345,6 +345,7 @@ function(_kernel_opt_add_impl fn role kernel name)
   _kernel_opt_set(${kernel} ${prefix}_HYPOTHESIS "${hypothesis}")
   _kernel_opt_set(${kernel} ${prefix}_METHODS "${methods}")
   _kernel_opt_set(${kernel} ${prefix}_LIBRARIES "${arg_LIBRARIES}")
+  _kernel_opt_set(${kernel} ${prefix}_EXPECT_FAILURE "${arg_EXPECT_FAILURE}")
   _kernel_opt_set(${kernel} ${prefix}_COMPILE_OPTIONS "${arg_COMPILE_OPTIONS}")
 endfunction()
 

@@ -1,0 +1,9 @@
+#include <cstdint>
+
+void saxpy_reference(const double* x, double* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = 3.0 * x[i] + y[i];
+}
+
+void scale_reference(const double* x, double* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = 0.5 * x[i];
+}
