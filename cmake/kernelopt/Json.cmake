@@ -7,6 +7,8 @@ function(_kernel_opt_json_string out value)
   string(REPLACE "\n" "\\n" value "${value}")
   string(REPLACE "\r" "\\r" value "${value}")
   string(REPLACE "\t" "\\t" value "${value}")
+  # A ';' would split the JSON text when it is handled as a CMake list.
+  string(REPLACE ";" "\\u003b" value "${value}")
   set(${out} "\"${value}\"" PARENT_SCOPE)
 endfunction()
 

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "harness/compare.hpp"
+
+namespace {
+
+// A guarded f32 buffer as the harness lays it out on the device.
+struct guarded {
+  explicit guarded(std::size_t n) : m_bytes(n * 4 + 2 * kopt::k_guard_bytes, kopt::k_canary_byte) {}
+  float* data() { return reinterpret_cast<float*>(m_bytes.data() + kopt::k_guard_bytes); }
+  std::vector<unsigned char> m_bytes;
+};
+
+kopt::arg_spec out_f32() {
+  kopt::arg_spec arg;
+  arg.m_name = "y";
+  arg.m_dir = kopt::arg_dir::out;
+  arg.m_dtype = kopt::dtype::f32;
+  return arg;
+}
+
+TEST(compare, allclose_semantics_and_rel_l2) {
+  guarded g(4);
+  const std::vector<double> expected{1.0, -2.0, 100.0, 0.0};
+  for (int i = 0; i < 4; ++i) g.data()[i] = static_cast<float>(expected[static_cast<std::size_t>(i)]);
+  g.data()[2] = 100.0f + 0.009f;  // within atol + rtol*|ref| = 1e-4 + 1e-2
+  const kopt::tolerance_spec tol = kopt::default_tolerance(kopt::dtype::f32);
+  const kopt::output_check c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 4, expected, {4}, true);
+  EXPECT_TRUE(c.passed()) << c.diagnosis();
+  EXPECT_NEAR(c.m_max_abs, 0.009, 1e-5);
+  EXPECT_GT(c.m_rel_l2, 0.0);
+}
+
+TEST(compare, nan_never_passes_and_first_mismatch_is_reported) {
+  guarded g(6);
+  const std::vector<double> expected(6, 1.0);
+  for (int i = 0; i < 6; ++i) g.data()[i] = 1.0f;
+  g.data()[4] = std::nanf("");
+  const kopt::output_check c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32),
+                                                    g.m_bytes.data(), 6, expected, {2, 3}, true);
+  EXPECT_FALSE(c.passed());
+  EXPECT_EQ(c.m_nonfinite, 1u);
+  ASSERT_TRUE(c.m_first_mismatch);
+  EXPECT_EQ(c.m_first_mismatch->m_index, (std::vector<std::int64_t>{1, 1}));
+}
+
+TEST(compare, poison_left_behind_is_reported_as_unwritten) {
+  guarded g(8);
+  kopt::poison(kopt::dtype::f32, g.data(), 8);
+  for (int i = 0; i < 5; ++i) g.data()[i] = 1.0f;
+  const std::vector<double> expected(8, 1.0);
+  const kopt::output_check c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32),
+                                                    g.m_bytes.data(), 8, expected, {8}, true);
+  EXPECT_EQ(c.m_unwritten, 3u);
+  EXPECT_NE(c.diagnosis().find("3 elements never written"), std::string::npos) << c.diagnosis();
+}
+
+TEST(compare, guard_overwrites_are_caught_on_both_sides) {
+  guarded after(4);
+  const std::vector<double> expected(4, 2.0);
+  for (int i = 0; i < 5; ++i) after.data()[i] = 2.0f;  // one past the end
+  auto c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32), after.m_bytes.data(), 4,
+                                expected, {4}, true);
+  EXPECT_EQ(c.m_canary, "overwritten after output (0 bytes past its end)");
+  EXPECT_FALSE(c.passed());
+
+  guarded before(4);
+  for (int i = -1; i < 4; ++i) before.data()[i] = 2.0f;  // one before the start
+  c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32), before.m_bytes.data(), 4,
+                           expected, {4}, true);
+  EXPECT_EQ(c.m_canary, "overwritten before output (4 bytes before its start)");
+}
+
+TEST(compare, max_rel_l2_bound_fails_a_uniformly_degraded_result) {
+  guarded g(100);
+  std::vector<double> expected(100);
+  for (int i = 0; i < 100; ++i) {
+    expected[static_cast<std::size_t>(i)] = 1.0 + i;
+    g.data()[i] = static_cast<float>((1.0 + i) * (1 + 5e-5));  // within rtol everywhere
+  }
+  kopt::tolerance_spec tol{1e-4, 0, 1e-5, "TOLERANCE"};
+  const auto c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 100, expected, {100}, true);
+  EXPECT_EQ(c.m_mismatches, 0u);
+  EXPECT_FALSE(c.passed());
+  EXPECT_NE(c.diagnosis().find("exceeds MAX_REL_L2"), std::string::npos);
+}
+
+}  // namespace
