@@ -33,6 +33,7 @@ targets without writing a harness.
       [BYTES <expression>]
       [TARGET <condition>...]
       [RECORDS <directory>]
+      [TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]]
       [TIMEOUT <seconds>])
 
   ``<kernel>``
@@ -94,12 +95,23 @@ targets without writing a harness.
 
   ``TARGET <condition>...``
     Stop conditions, ``<expression> <op> <expression>`` with ``<op>`` one of
-    ``< <= > >= == !=``, over ``tflops``, ``gbps``, ``time_us``, ``time_ns``,
-    ``speedup_vs_<impl>``, ``peak.<name>`` and ``ceiling.<name>``.
+    ``< <= > >= == !=``, over ``tflops``, ``gbps``, ``time_ns``, ``time_us``,
+    ``time_ms``, ``speedup_vs_<impl>`` (``reference``, ``parent`` or a
+    baseline), ``pct_of_ceiling.<name>``, ``peak.<name>`` (a ceiling from any
+    source), ``ceiling.<name>`` (measured only) and the DIMS. A target holds
+    when it holds on every shape (docs/loop.md).
 
   ``RECORDS <directory>``
     Where ``kopt record`` keeps ``<kernel>/<variant>.json``.
     Default ``${CMAKE_CURRENT_SOURCE_DIR}/records``.
+
+  ``TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]``
+    Benchmark sampling of this kernel: at least ``MIN_SAMPLES`` samples and
+    ``MIN_TIME`` seconds of them, then stop once the median's relative noise
+    is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. Defaults: the cache
+    variables ``KernelOpt_MIN_SAMPLES`` (10), ``KernelOpt_MIN_TIME`` (0.5),
+    ``KernelOpt_MAX_NOISE`` (0.005), ``KernelOpt_BENCH_TIMEOUT`` (15), as
+    NVBench (docs/benchmarking.md says why).
 
   ``TIMEOUT <seconds>``
     CTest timeout of each generated test process.
@@ -193,7 +205,7 @@ function(kernel_opt_add_kernel kernel)
   cmake_parse_arguments(PARSE_ARGV 1 arg
     ""
     "BACKEND;REFERENCE;REFERENCE_BACKEND;REFERENCE_PRECISION;FLOPS;BYTES;RECORDS;TIMEOUT"
-    "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET")
+    "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET;TIMING")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   _kernel_opt_check_identifier(${fn} "${kernel}" "kernel name" "${kernel}")
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
@@ -241,6 +253,7 @@ function(kernel_opt_add_kernel kernel)
     endif()
   endforeach()
   _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
+  _kernel_opt_parse_timing(${fn} ${kernel} "${arg_TIMING}" timing)
   foreach(model IN ITEMS FLOPS BYTES)
     if(DEFINED arg_${model})
       _kernel_opt_check_expr(error names "${arg_${model}}" FALSE)
@@ -258,7 +271,7 @@ function(kernel_opt_add_kernel kernel)
     endif()
   endforeach()
   foreach(target IN LISTS arg_TARGET)
-    _kernel_opt_check_target(${fn} ${kernel} "${target}")
+    _kernel_opt_check_target(${fn} ${kernel} "${arg_DIMS}" "${target}")
   endforeach()
   if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
     _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
@@ -286,6 +299,7 @@ function(kernel_opt_add_kernel kernel)
   _kernel_opt_set(${kernel} INIT "${arg_INIT}")
   _kernel_opt_set(${kernel} SEEDS "${arg_SEEDS}")
   _kernel_opt_set(${kernel} TOLERANCE "${tolerance}")
+  _kernel_opt_set(${kernel} TIMING "${timing}")
   _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
   _kernel_opt_set(${kernel} BYTES "${arg_BYTES}")
   _kernel_opt_set(${kernel} TARGETS "${arg_TARGET}")

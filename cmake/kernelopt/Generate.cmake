@@ -271,13 +271,9 @@ int main(int argc, char** argv) { return @call@; }
 
   add_executable(${kernel}_kopt_test "${bin}/kopt_${kernel}_test_main.cpp")
   target_link_libraries(${kernel}_kopt_test PRIVATE ${kernel}_kopt_spec ${objects} KernelOpt::harness ${runtime})
-  set(executables ${kernel}_kopt_test)
-  if(TARGET KernelOpt::bench)  # TEMP until the bench library lands
-    add_executable(${kernel}_kopt_bench "${bin}/kopt_${kernel}_bench_main.cpp")
-    target_link_libraries(${kernel}_kopt_bench PRIVATE ${kernel}_kopt_spec ${objects} KernelOpt::bench ${runtime})
-    list(APPEND executables ${kernel}_kopt_bench)
-  endif()
-  foreach(exe IN LISTS executables)
+  add_executable(${kernel}_kopt_bench "${bin}/kopt_${kernel}_bench_main.cpp")
+  target_link_libraries(${kernel}_kopt_bench PRIVATE ${kernel}_kopt_spec ${objects} KernelOpt::bench ${runtime})
+  foreach(exe IN ITEMS ${kernel}_kopt_test ${kernel}_kopt_bench)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${bin}")
     if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
       set_target_properties(${exe} PROPERTIES LINKER_LANGUAGE CUDA)
@@ -396,7 +392,9 @@ function(_kernel_opt_spec_body out kernel)
     string(APPEND s "    k.m_tolerance = kopt::tolerance_spec{${rtol}, ${atol}, ${l2}, \"TOLERANCE\"};\n")
   endif()
   string(APPEND s "    k.m_flops = \"${flops}\";\n    k.m_bytes = \"${bytes}\";\n")
-  string(APPEND s "    k.m_timing = kopt::timing_spec{${KernelOpt_MIN_SAMPLES}, ${KernelOpt_MIN_TIME}, ${KernelOpt_MAX_NOISE}, ${KernelOpt_BENCH_TIMEOUT}, 3};\n")
+  _kernel_opt_get(timing ${kernel} TIMING)
+  list(POP_FRONT timing min_samples min_time max_noise timeout)
+  string(APPEND s "    k.m_timing = kopt::timing_spec{${min_samples}, ${min_time}, ${max_noise}, ${timeout}, 3};\n")
   set(${out} "${s}" PARENT_SCOPE)
 endfunction()
 
@@ -418,9 +416,10 @@ endfunction()
 function(_kernel_opt_write_manifest kernel)
   foreach(field IN ITEMS BINARY_DIR BACKEND ARG_NAMES DIMS SHAPES QUICK_SHAPES SEEDS TOLERANCE FLOPS BYTES
                          TARGETS RECORDS VARIANTS BASELINES REFERENCE REFERENCE_SOURCES
-                         REFERENCE_BACKEND REFERENCE_PRECISION)
+                         REFERENCE_BACKEND REFERENCE_PRECISION TIMING)
     _kernel_opt_get(${field} ${kernel} ${field})
   endforeach()
+  list(POP_FRONT TIMING min_samples min_time max_noise timeout)
   set(args "")
   foreach(name IN LISTS ARG_NAMES)
     get_property(arg GLOBAL PROPERTY _KERNEL_OPT_K_${kernel}_ARG_${name})
@@ -490,8 +489,8 @@ function(_kernel_opt_write_manifest kernel)
   \"baselines\": [
     ${baselines}
   ],
-  \"timing\": {\"min_samples\": ${KernelOpt_MIN_SAMPLES}, \"min_time_s\": ${KernelOpt_MIN_TIME}, \"max_noise\": ${KernelOpt_MAX_NOISE}, \"timeout_s\": ${KernelOpt_BENCH_TIMEOUT}, \"warmup_samples\": 3},
-  \"executables\": {\"test\": \"$<TARGET_FILE:${kernel}_kopt_test>\", \"bench\": \"$<$<TARGET_EXISTS:${kernel}_kopt_bench>:$<TARGET_FILE:${kernel}_kopt_bench>>\", \"kopt\": ${j_kopt}},
+  \"timing\": {\"min_samples\": ${min_samples}, \"min_time_s\": ${min_time}, \"max_noise\": ${max_noise}, \"timeout_s\": ${timeout}, \"warmup_samples\": 3},
+  \"executables\": {\"test\": \"$<TARGET_FILE:${kernel}_kopt_test>\", \"bench\": \"$<TARGET_FILE:${kernel}_kopt_bench>\", \"kopt\": ${j_kopt}},
   \"build_dir\": \"${BINARY_DIR}\"
 }
 ")

@@ -238,12 +238,43 @@ function(_kernel_opt_parse_tolerance fn kernel words out)
   set(${out} "${tol_RTOL};${tol_ATOL};${tol_MAX_REL_L2}" PARENT_SCOPE)
 endfunction()
 
-function(_kernel_opt_check_target fn kernel condition)
+# TIMING [MIN_SAMPLES n] [MIN_TIME s] [MAX_NOISE f] [MAX_TIME s]
+#   -> "min_samples;min_time;max_noise;timeout", defaults from the cache.
+function(_kernel_opt_parse_timing fn kernel words out)
+  cmake_parse_arguments(timing "" "MIN_SAMPLES;MIN_TIME;MAX_NOISE;MAX_TIME" "" ${words})
+  if(DEFINED timing_UNPARSED_ARGUMENTS OR DEFINED timing_KEYWORDS_MISSING_VALUES)
+    _kernel_opt_fail(${fn} ${kernel} "malformed TIMING"
+      KEY TIMING "${words}"
+      HINT "write TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]")
+  endif()
+  set(defaults MIN_SAMPLES ${KernelOpt_MIN_SAMPLES} MIN_TIME ${KernelOpt_MIN_TIME}
+               MAX_NOISE ${KernelOpt_MAX_NOISE} MAX_TIME ${KernelOpt_BENCH_TIMEOUT})
+  set(result "")
+  while(defaults)
+    list(POP_FRONT defaults key default)
+    if(NOT DEFINED timing_${key})
+      set(timing_${key} "${default}")
+    endif()
+    set(pattern "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
+    if(key STREQUAL "MIN_SAMPLES")
+      set(pattern "^[1-9][0-9]*$")
+    endif()
+    if(NOT timing_${key} MATCHES "${pattern}")
+      _kernel_opt_fail(${fn} ${kernel} "malformed TIMING: ${key} '${timing_${key}}' is not a positive number"
+        KEY TIMING "${words}")
+    endif()
+    list(APPEND result "${timing_${key}}")
+  endwhile()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+function(_kernel_opt_check_target fn kernel dims condition)
   _kernel_opt_stray_keyword(${fn} ${kernel} TARGET "${condition}")
   _kernel_opt_check_expr(error names "${condition}" TRUE)
   if(error STREQUAL "")
     foreach(name IN LISTS names)
-      if(NOT name MATCHES "^(tflops|gbps|time_us|time_ns|speedup_vs_[A-Za-z0-9_]+|(peak|ceiling)\\.[A-Za-z0-9_]+)$")
+      if(NOT name MATCHES "^(tflops|gbps|time_ns|time_us|time_ms|speedup_vs_[A-Za-z0-9_]+|(peak|ceiling|pct_of_ceiling)\\.[A-Za-z0-9_]+)$"
+         AND NOT name IN_LIST dims)
         set(error "unknown name '${name}'")
       endif()
     endforeach()
@@ -251,7 +282,7 @@ function(_kernel_opt_check_target fn kernel condition)
   if(NOT error STREQUAL "")
     _kernel_opt_fail(${fn} ${kernel} "malformed TARGET: ${error}"
       KEY TARGET "${condition}"
-      HINT "a TARGET compares tflops, gbps, time_us, time_ns, speedup_vs_<impl>, peak.<name> or ceiling.<name>, e.g. \"tflops >= 0.9*peak.bf16_tensor\"")
+      HINT "a TARGET compares tflops, gbps, time_ns, time_us, time_ms, speedup_vs_<impl>, pct_of_ceiling.<name>, peak.<name>, ceiling.<name> and DIMS, e.g. \"tflops >= 0.9*peak.bf16_tensor\"")
   endif()
 endfunction()
 

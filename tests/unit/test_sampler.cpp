@@ -67,6 +67,7 @@ TEST(Stats, KnownSample) {
   EXPECT_DOUBLE_EQ(s.m_p90, 13.0 + 0.4 * 87.0);
   // |x - 11|: 2 1 0 0 1 2 89 -> median 1
   EXPECT_DOUBLE_EQ(s.m_mad, 1.0);
+  EXPECT_DOUBLE_EQ(s.m_iqr, 12.5 - 10.5);
   double squares = 0;
   for (const double x : v) squares += (x - s.m_mean) * (x - s.m_mean);
   EXPECT_NEAR(s.m_stddev, std::sqrt(squares / 6.0), 1e-12);
@@ -92,19 +93,31 @@ TEST(Stats, EmptyAndSingle) {
 }
 
 TEST(Noise, Formula) {
-  EXPECT_NEAR(median_noise(100.0, 2.0, 16, 0.0), 1.2533 * 1.4826 * 2.0 / 4.0 / 100.0, 1e-15);
-  EXPECT_EQ(median_noise(100.0, 2.0, 1, 0.0), k_inf);
-  EXPECT_EQ(median_noise(0.0, 2.0, 16, 0.0), k_inf);
+  EXPECT_NEAR(median_noise(100.0, 2.0, 0.0, 16, 0.0), 1.2533 * 1.4826 * 2.0 / 4.0 / 100.0, 1e-15);
+  EXPECT_EQ(median_noise(100.0, 2.0, 0.0, 1, 0.0), k_inf);
+  EXPECT_EQ(median_noise(0.0, 2.0, 0.0, 16, 0.0), k_inf);
+}
+
+TEST(Noise, IqrCatchesWhatMadMisses) {
+  // Two clock states, the faster one just the majority: MAD is 0, the
+  // median could jump to 3000 with one more slow sample.
+  std::vector<double> v(6, 1000.0);
+  v.insert(v.end(), 5, 3000.0);
+  const sample_stats s = compute_stats(v, 0.0);
+  EXPECT_DOUBLE_EQ(s.m_mad, 0.0);
+  EXPECT_DOUBLE_EQ(s.m_iqr, 2000.0);
+  EXPECT_NEAR(s.m_noise, 1.2533 * (2000.0 / 1.349) / std::sqrt(11.0) / 1000.0, 1e-12);
+  EXPECT_NEAR(median_noise(100.0, 1.0, 10.0, 4, 0.0), 1.2533 * (10.0 / 1.349) / 2.0 / 100.0, 1e-15);
 }
 
 TEST(Noise, ClockResolutionFloorsTheSpread) {
   // Identical ticks: MAD 0, but a 500 ns clock cannot know better than
   // 500/sqrt(12) ns per sample.
-  const double floored = median_noise(10000.0, 0.0, 100, 500.0);
+  const double floored = median_noise(10000.0, 0.0, 0.0, 100, 500.0);
   EXPECT_NEAR(floored, 1.2533 * (500.0 / std::sqrt(12.0)) / 10.0 / 10000.0, 1e-15);
-  EXPECT_EQ(median_noise(10000.0, 0.0, 100, 0.0), 0.0);
+  EXPECT_EQ(median_noise(10000.0, 0.0, 0.0, 100, 0.0), 0.0);
   // A real spread above the floor is used as is.
-  EXPECT_NEAR(median_noise(10000.0, 1000.0, 100, 500.0), 1.2533 * 1.4826 * 1000.0 / 10.0 / 10000.0, 1e-15);
+  EXPECT_NEAR(median_noise(10000.0, 1000.0, 0.0, 100, 500.0), 1.2533 * 1.4826 * 1000.0 / 10.0 / 10000.0, 1e-15);
 }
 
 TEST(Sampler, StopsAtMinSamplesWhenQuietAndTimeIsMet) {

@@ -4,6 +4,7 @@
 // with the reason, never guessed.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct environment {
   std::string m_counters_reason;                 // how that was determined
   std::string m_hostname;
   std::string m_timestamp_utc;                   // ISO 8601
+  // Why a value is unknown, keyed by its JSON pointer in to_json
+  // ("/driver_version", "/devices/0/sm_clock_mhz").
+  std::map<std::string, std::string> m_reasons;
 };
 
 [[nodiscard]] environment probe_environment();

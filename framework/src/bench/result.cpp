@@ -1,0 +1,143 @@
+#include "bench/result.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace kopt::bench {
+namespace {
+
+// JSON has no infinity or NaN: an undefined number is null.
+json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+json optional_number(const std::optional<double>& value) { return value ? number(*value) : json(nullptr); }
+
+json identity(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
+  json dims = json::object();
+  for (std::size_t i = 0; i < spec.m_dims.size() && i < shape.m_dims.size(); ++i) {
+    dims[spec.m_dims[i]] = shape.m_dims[i];
+  }
+  return {{"kernel", spec.m_name},
+          {"impl", impl.m_name},
+          {"role", role_name(impl.m_role)},
+          {"shape", shape.m_text},
+          {"dims", dims}};
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace
+
+const char* role_name(impl_role role) {
+  switch (role) {
+    case impl_role::variant: return "variant";
+    case impl_role::reference: return "reference";
+    case impl_role::baseline: return "baseline";
+  }
+  return "variant";
+}
+
+rates compute_rates(double flops, double bytes, double median_ns, const ceilings* limits) {
+  rates r;
+  r.m_flops = flops;
+  r.m_bytes = bytes;
+  if (!(median_ns > 0)) return r;
+  const double seconds = median_ns * 1e-9;
+  if (flops > 0) r.m_tflops = flops / seconds / 1e12;
+  if (bytes > 0) r.m_gbps = bytes / seconds / 1e9;
+  if (limits != nullptr) r.m_fractions = fractions_of(*limits, flops / seconds, bytes / seconds);
+  return r;
+}
+
+std::vector<std::string> result_flags(const measurement& m, double max_noise) {
+  std::vector<std::string> flags = m.m_flags;
+  if (!(m.m_primary.m_stats.m_noise <= max_noise)) flags.emplace_back("noise_above_bound");
+  return flags;
+}
+
+json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const measurement& m,
+                    const rates& r, double max_noise) {
+  const sample_stats& s = m.m_primary.m_stats;
+  json j = identity(spec, impl, shape);
+  j["median_ns"] = number(s.m_median);
+  j["mean_ns"] = number(s.m_mean);
+  j["min_ns"] = number(s.m_min);
+  j["max_ns"] = number(s.m_max);
+  j["p10_ns"] = number(s.m_p10);
+  j["p90_ns"] = number(s.m_p90);
+  j["cv"] = number(s.m_cv);
+  j["noise"] = number(s.m_noise);
+  j["samples"] = s.m_count;
+  j["total_time_s"] = number(s.m_total * 1e-9);
+  j["stop_reason"] = m.m_primary.m_stop.m_reason;
+  j["samples_ns"] = m.m_primary.m_samples;
+  j["flops"] = r.m_flops > 0 ? json(r.m_flops) : json(nullptr);
+  j["bytes"] = r.m_bytes > 0 ? json(r.m_bytes) : json(nullptr);
+  j["tflops"] = optional_number(r.m_tflops);
+  j["gbps"] = optional_number(r.m_gbps);
+  if (r.m_fractions) {
+    json fractions = json::object();
+    for (const auto& [name, fraction] : *r.m_fractions) fractions[name] = number(fraction);
+    j["pct_of_ceiling"] = fractions;
+  } else {
+    j["pct_of_ceiling"] = nullptr;
+  }
+  j["second_clock"] = m.m_second_clock;
+  j["clock"] = m.m_clock;
+  j["flags"] = result_flags(m, max_noise);
+  return j;
+}
+
+json profile_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
+  json j = identity(spec, impl, shape);
+  j["mode"] = "profile";
+  j["launches_profiled"] = 1;
+  return j;
+}
+
+json error_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const std::string& error) {
+  json j = identity(spec, impl, shape);
+  j["error"] = error;
+  return j;
+}
+
+json overhead_json(const std::vector<overhead_entry>& entries) {
+  std::vector<double> harness;
+  std::vector<double> second;
+  json per = json::object();
+  for (const overhead_entry& e : entries) {
+    harness.push_back(e.m_harness_ns_per_sample);
+    if (e.m_second_clock_cost_ns) second.push_back(*e.m_second_clock_cost_ns);
+    per[e.m_benchmark] = {{"harness_ns_per_sample", number(e.m_harness_ns_per_sample)},
+                          {"cupti_ns_per_launch", optional_number(e.m_second_clock_cost_ns)}};
+  }
+  return {{"harness_ns_per_sample", harness.empty() ? json(nullptr) : number(median_of(harness))},
+          {"cupti_ns_per_launch", second.empty() ? json(nullptr) : number(median_of(second))},
+          {"benchmarks", entries.size()},
+          {"per_benchmark", per}};
+}
+
+std::string overhead_text(const std::vector<overhead_entry>& entries) {
+  std::vector<double> harness;
+  std::vector<double> second;
+  for (const overhead_entry& e : entries) {
+    harness.push_back(e.m_harness_ns_per_sample);
+    if (e.m_second_clock_cost_ns) second.push_back(*e.m_second_clock_cost_ns);
+  }
+  if (harness.empty()) return {};
+  char text[256];
+  std::snprintf(text, sizeof text, "kopt: harness time per sample (wall minus device): %.1f us", median_of(harness) * 1e-3);
+  std::string line = text;
+  if (!second.empty()) {
+    std::snprintf(text, sizeof text, "; CUPTI second clock adds %.0f ns per launch", median_of(second));
+    line += text;
+  }
+  std::snprintf(text, sizeof text, " (medians over %zu benchmarks)", entries.size());
+  return line + text;
+}
+
+}  // namespace kopt::bench

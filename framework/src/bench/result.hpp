@@ -1,0 +1,51 @@
+// The per-benchmark `kopt` object of the benchmark JSON (docs/formats.md),
+// computed from a measurement; no I/O here.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/ceilings.hpp"
+#include "bench/engine.hpp"
+#include "core/json_io.hpp"
+#include "kernelopt/detail/kernel_spec.hpp"
+
+namespace kopt::bench {
+
+[[nodiscard]] const char* role_name(impl_role role);
+
+// Work model at one shape and the rates it gives at a median time.
+struct rates {
+  double m_flops = 0;                 // 0: FLOPS not declared
+  double m_bytes = 0;                 // 0: BYTES not declared
+  std::optional<double> m_tflops;
+  std::optional<double> m_gbps;
+  std::optional<std::map<std::string, double>> m_fractions;  // empty optional: no ceilings file
+};
+[[nodiscard]] rates compute_rates(double flops, double bytes, double median_ns, const ceilings* limits);
+
+// `flags` of a measurement: the engine's, plus noise_above_bound when the
+// median's noise stayed above max_noise.
+[[nodiscard]] std::vector<std::string> result_flags(const measurement& m, double max_noise);
+
+[[nodiscard]] json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape,
+                                  const measurement& m, const rates& r, double max_noise);
+// --kopt_profile: what was launched, no timing.
+[[nodiscard]] json profile_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape);
+// A benchmark that failed (device error, exception): the reason.
+[[nodiscard]] json error_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape,
+                              const std::string& error);
+
+// Per-benchmark harness and second-clock costs, summarized for the
+// top-level kopt.overhead and for the one stderr line.
+struct overhead_entry {
+  std::string m_benchmark;
+  double m_harness_ns_per_sample = 0;
+  std::optional<double> m_second_clock_cost_ns;
+};
+[[nodiscard]] json overhead_json(const std::vector<overhead_entry>& entries);
+[[nodiscard]] std::string overhead_text(const std::vector<overhead_entry>& entries);
+
+}  // namespace kopt::bench
