@@ -509,7 +509,7 @@ function(_kernel_opt_loop_targets kernel)
     set(variant_args --variant ${KernelOpt_OPTIMIZE_VARIANT_${kernel}})
   endif()
   add_custom_target(optimize-${kernel}
-    COMMAND $<TARGET_FILE:KernelOpt::kopt> optimize --manifest "${bin}/manifest.json" ${variant_args}
+    COMMAND $<TARGET_FILE:KernelOpt::kopt> optimize --manifest "${bin}/manifest.json" ${variant_args} --build-target
     DEPENDS ${kernel}_kopt_test ${kernel}_kopt_bench KernelOpt::kopt
     USES_TERMINAL
     COMMENT "KernelOpt: one optimization iteration of ${kernel}")

@@ -59,6 +59,8 @@ std::vector<std::string> result_flags(const measurement& m, double max_noise) {
   return flags;
 }
 
+constexpr std::size_t k_max_stored_samples = 1000;
+
 json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const measurement& m,
                     const rates& r, double max_noise) {
   const sample_stats& s = m.m_primary.m_stats;
@@ -74,7 +76,16 @@ json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_
   j["samples"] = s.m_count;
   j["total_time_s"] = number(s.m_total * 1e-9);
   j["stop_reason"] = m.m_primary.m_stop.m_reason;
-  j["samples_ns"] = m.m_primary.m_samples;
+  // Short kernels take tens of thousands of samples; the file keeps an
+  // evenly strided subset (the statistics above use all of them).
+  const std::vector<double>& all = m.m_primary.m_samples;
+  const std::size_t stride = all.size() > k_max_stored_samples
+                                 ? (all.size() + k_max_stored_samples - 1) / k_max_stored_samples
+                                 : 1;
+  json kept = json::array();
+  for (std::size_t i = 0; i < all.size(); i += stride) kept.push_back(all[i]);
+  j["samples_ns"] = kept;
+  j["samples_ns_stride"] = stride;
   j["flops"] = r.m_flops > 0 ? json(r.m_flops) : json(nullptr);
   j["bytes"] = r.m_bytes > 0 ? json(r.m_bytes) : json(nullptr);
   j["tflops"] = optional_number(r.m_tflops);

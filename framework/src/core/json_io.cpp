@@ -28,15 +28,22 @@ std::string escape_pointer_token(const std::string& key) {
 
 const char* type_name(const json& node) {
   switch (node.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    default: return "an unsupported value";
+    case json::value_t::number_float:
+      return "a number";
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -86,8 +93,7 @@ json read_json_file(const std::filesystem::path& path) {
     std::string what = error.what();
     const std::size_t colon = what.rfind(": ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw format_error(path.string() + ": invalid JSON at " + position_of(text, error.byte) +
-                       ": " + what);
+    throw format_error(path.string() + ": invalid JSON at " + position_of(text, error.byte) + ": " + what);
   }
 }
 
@@ -102,8 +108,8 @@ void check_kind(const json& doc, const std::filesystem::path& path, const std::s
   const std::int64_t version = root.at("schema_version").as_integer();
   if (version > max_version) {
     root.at("schema_version")
-        .fail(std::to_string(version) + " is newer than this kopt reads (" +
-              std::to_string(max_version) + "): update KernelOpt");
+        .fail(std::to_string(version) + " is newer than this kopt reads (" + std::to_string(max_version) +
+              "): update KernelOpt");
   }
   if (version < 1) root.at("schema_version").fail("must be >= 1, got " + std::to_string(version));
 }
@@ -113,8 +119,7 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) {
-      throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " +
-                               ec.message());
+      throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " + ec.message());
     }
   }
   const std::string temp = path.string() + ".tmp." + std::to_string(::getpid());
@@ -201,8 +206,7 @@ bool json_reader::as_bool() const {
 }
 
 void json_reader::fail(const std::string& what) const {
-  throw format_error(m_file + ": " + (m_pointer.empty() ? std::string("/") : m_pointer) + ": " +
-                     what);
+  throw format_error(m_file + ": " + (m_pointer.empty() ? std::string("/") : m_pointer) + ": " + what);
 }
 
 }  // namespace kopt

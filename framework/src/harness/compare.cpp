@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/dtype.hpp"
+#include "harness/parallel.hpp"
 
 namespace kopt {
 namespace {
@@ -114,39 +115,62 @@ output_check compare_output(const arg_spec& arg, const tolerance_spec& tolerance
     check.m_canary = "overwritten after output (" + std::to_string(after) + " bytes past its end)";
   }
 
+  // Per-chunk partial results, merged in chunk order so that "first"
+  // means the lowest index whatever the thread count.
+  struct partial {
+    double m_max_abs = 0, m_max_rel = 0, m_diff_sq = 0, m_ref_sq = 0;
+    std::size_t m_mismatches = 0, m_nonfinite = 0, m_unwritten = 0;
+    std::optional<mismatch> m_first_mismatch, m_first_unwritten;
+  };
+  const std::size_t chunks = (count + k_parallel_chunk - 1) / k_parallel_chunk;
+  std::vector<partial> parts(chunks);
+  parallel_chunks(count, k_parallel_chunk, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    partial& p = parts[chunk];
+    for (std::size_t i = begin; i < end; ++i) {
+      const double want = expected[i];
+      if (check_unwritten && is_poison(arg.m_dtype, data, i) &&
+          !(is_floating(arg.m_dtype) ? std::isnan(want) : load_element(arg.m_dtype, data, i) == want)) {
+        if (!p.m_first_unwritten) {
+          p.m_first_unwritten = mismatch{i, unflatten(i, extents), load_element(arg.m_dtype, data, i), want};
+        }
+        ++p.m_unwritten;
+        ++p.m_mismatches;
+        continue;
+      }
+      const double got = load_element(arg.m_dtype, data, i);
+      bool bad = false;
+      if (!std::isfinite(want)) {
+        // A non-finite reference must be matched exactly (same inf, or NaN).
+        bad = std::isnan(want) ? !std::isnan(got) : got != want;
+      } else if (!std::isfinite(got)) {
+        ++p.m_nonfinite;
+        bad = true;
+      } else {
+        const double err = std::fabs(got - want);
+        p.m_max_abs = std::max(p.m_max_abs, err);
+        if (want != 0) p.m_max_rel = std::max(p.m_max_rel, err / std::fabs(want));
+        p.m_diff_sq += err * err;
+        p.m_ref_sq += want * want;
+        bad = err > tolerance.m_atol + tolerance.m_rtol * std::fabs(want);
+      }
+      if (bad) {
+        if (!p.m_first_mismatch) p.m_first_mismatch = mismatch{i, unflatten(i, extents), got, want};
+        ++p.m_mismatches;
+      }
+    }
+  });
   double diff_sq = 0;
   double ref_sq = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const double want = expected[i];
-    if (check_unwritten && is_poison(arg.m_dtype, data, i) &&
-        !(is_floating(arg.m_dtype) ? std::isnan(want) : load_element(arg.m_dtype, data, i) == want)) {
-      if (!check.m_first_unwritten) {
-        check.m_first_unwritten = mismatch{i, unflatten(i, extents), load_element(arg.m_dtype, data, i), want};
-      }
-      ++check.m_unwritten;
-      ++check.m_mismatches;
-      continue;
-    }
-    const double got = load_element(arg.m_dtype, data, i);
-    bool bad = false;
-    if (!std::isfinite(want)) {
-      // A non-finite reference must be matched exactly (same inf, or NaN).
-      bad = std::isnan(want) ? !std::isnan(got) : got != want;
-    } else if (!std::isfinite(got)) {
-      ++check.m_nonfinite;
-      bad = true;
-    } else {
-      const double err = std::fabs(got - want);
-      check.m_max_abs = std::max(check.m_max_abs, err);
-      if (want != 0) check.m_max_rel = std::max(check.m_max_rel, err / std::fabs(want));
-      diff_sq += err * err;
-      ref_sq += want * want;
-      bad = err > tolerance.m_atol + tolerance.m_rtol * std::fabs(want);
-    }
-    if (bad) {
-      if (!check.m_first_mismatch) check.m_first_mismatch = mismatch{i, unflatten(i, extents), got, want};
-      ++check.m_mismatches;
-    }
+  for (const partial& p : parts) {
+    check.m_max_abs = std::max(check.m_max_abs, p.m_max_abs);
+    check.m_max_rel = std::max(check.m_max_rel, p.m_max_rel);
+    diff_sq += p.m_diff_sq;
+    ref_sq += p.m_ref_sq;
+    check.m_mismatches += p.m_mismatches;
+    check.m_nonfinite += p.m_nonfinite;
+    check.m_unwritten += p.m_unwritten;
+    if (!check.m_first_mismatch && p.m_first_mismatch) check.m_first_mismatch = p.m_first_mismatch;
+    if (!check.m_first_unwritten && p.m_first_unwritten) check.m_first_unwritten = p.m_first_unwritten;
   }
   check.m_rel_l2 = ref_sq > 0 ? std::sqrt(diff_sq / ref_sq) : std::sqrt(diff_sq);
   return check;

@@ -6,6 +6,7 @@
 
 #include "core/dtype.hpp"
 #include "core/expr.hpp"
+#include "harness/parallel.hpp"
 
 namespace kopt {
 
@@ -51,9 +52,12 @@ namespace {
 // data on every machine that records it.
 class generator {
  public:
-  generator(std::uint64_t seed, std::size_t arg_index) {
+  // One stream per (seed, argument, chunk of k_parallel_chunk elements), so
+  // the data do not depend on how many threads fill it.
+  generator(std::uint64_t seed, std::size_t arg_index, std::size_t chunk) {
     std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                      static_cast<std::uint32_t>(arg_index), 0x6b6f7074u};
+                      static_cast<std::uint32_t>(arg_index), static_cast<std::uint32_t>(chunk),
+                      static_cast<std::uint32_t>(chunk >> 32), 0x6b6f7074u};
     m_engine.seed(seq);
   }
   double unit() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }  // [0, 1)
@@ -84,29 +88,32 @@ void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
   const double a = evaluate(arg.m_init.m_a, dims);
   const double b = evaluate(arg.m_init.m_b, dims);
   const std::size_t count = data.size() / size_of(arg.m_dtype);
-  generator gen(seed, arg_index);
-  switch (arg.m_init.m_kind) {
-    case init_spec::kind::uniform:
-      for (std::size_t i = 0; i < count; ++i) store_element(arg.m_dtype, data.data(), i, a + (b - a) * gen.unit());
-      break;
-    case init_spec::kind::normal:
-      for (std::size_t i = 0; i < count; ++i) store_element(arg.m_dtype, data.data(), i, a + b * gen.normal());
-      break;
-    case init_spec::kind::randint: {
-      const auto low = static_cast<std::int64_t>(std::ceil(a));
-      const auto high = static_cast<std::int64_t>(std::ceil(b));
-      if (high <= low) {
-        throw std::runtime_error("argument '" + arg.m_name + "': randint range [" +
-                                 std::to_string(low) + ", " + std::to_string(high) +
-                                 ") is empty at " + shape.m_text);
-      }
-      const auto span = static_cast<std::uint64_t>(high - low);
-      for (std::size_t i = 0; i < count; ++i) {
-        store_element(arg.m_dtype, data.data(), i, static_cast<double>(low + static_cast<std::int64_t>(gen.next() % span)));
-      }
-      break;
+  std::int64_t low = 0;
+  std::uint64_t span = 1;
+  if (arg.m_init.m_kind == init_spec::kind::randint) {
+    low = static_cast<std::int64_t>(std::ceil(a));
+    const auto high = static_cast<std::int64_t>(std::ceil(b));
+    if (high <= low) {
+      throw std::runtime_error("argument '" + arg.m_name + "': randint range [" + std::to_string(low) + ", " +
+                               std::to_string(high) + ") is empty at " + shape.m_text);
     }
+    span = static_cast<std::uint64_t>(high - low);
   }
+  unsigned char* out = data.data();
+  parallel_chunks(count, k_parallel_chunk, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    generator gen(seed, arg_index, chunk);
+    for (std::size_t i = begin; i < end; ++i) {
+      double value = 0;
+      switch (arg.m_init.m_kind) {
+        case init_spec::kind::uniform: value = a + (b - a) * gen.unit(); break;
+        case init_spec::kind::normal: value = a + b * gen.normal(); break;
+        case init_spec::kind::randint:
+          value = static_cast<double>(low + static_cast<std::int64_t>(gen.next() % span));
+          break;
+      }
+      store_element(arg.m_dtype, out, i, value);
+    }
+  });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "core/dtype.hpp"
 #include "harness/inputs.hpp"
+#include "harness/parallel.hpp"
 
 namespace kopt {
 namespace {
@@ -26,8 +27,12 @@ std::vector<std::vector<double>> run_reference(const kernel_spec& spec, const im
     const std::size_t count = element_count(spec, arg, shape);
     if (reference.m_f64 && is_floating(arg.m_dtype)) {
       staging[i].resize(count * sizeof(double));
-      for (std::size_t e = 0; e < count && arg.m_dir != arg_dir::out; ++e) {
-        store_element(dtype::f64, staging[i].data(), e, load_element(arg.m_dtype, tensors.m_data[i].data(), e));
+      if (arg.m_dir != arg_dir::out) {
+        unsigned char* to = staging[i].data();
+        const unsigned char* from = tensors.m_data[i].data();
+        parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+          for (std::size_t e = begin; e < end; ++e) store_element(dtype::f64, to, e, load_element(arg.m_dtype, from, e));
+        });
       }
     } else {
       staging[i] = tensors.m_data[i];
@@ -46,7 +51,11 @@ std::vector<std::vector<double>> run_reference(const kernel_spec& spec, const im
     const dtype stored = reference.m_f64 && is_floating(arg.m_dtype) ? dtype::f64 : arg.m_dtype;
     const std::size_t count = staging[i].size() / size_of(stored);
     expected[i].resize(count);
-    for (std::size_t e = 0; e < count; ++e) expected[i][e] = load_element(stored, staging[i].data(), e);
+    const unsigned char* from = staging[i].data();
+    double* to = expected[i].data();
+    parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t e = begin; e < end; ++e) to[e] = load_element(stored, from, e);
+    });
   }
   return expected;
 }

@@ -1,0 +1,47 @@
+// Splits [0, n) into chunks and runs them on all cores. The host side of a
+// trial (random fill, f64 conversion, comparison) touches every element of
+// tensors of up to a few GB; one core would make it the slowest part.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kopt {
+
+// Calls body(chunk_index, begin, end) for consecutive chunks of `chunk`
+// elements (the last may be shorter). Chunk boundaries do not depend on the
+// number of threads, so results built per chunk are deterministic.
+template <typename Body>
+void parallel_chunks(std::size_t n, std::size_t chunk, Body&& body) {
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  const std::size_t workers =
+      std::min<std::size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+  if (workers <= 1) {
+    for (std::size_t c = 0; c < chunks; ++c) body(c, c * chunk, std::min(n, (c + 1) * chunk));
+    return;
+  }
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  std::vector<std::thread> threads;
+  threads.reserve(workers);
+  for (std::size_t w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      try {
+        for (std::size_t c = w; c < chunks; c += workers) body(c, c * chunk, std::min(n, (c + 1) * chunk));
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+inline constexpr std::size_t k_parallel_chunk = std::size_t{1} << 18;
+
+}  // namespace kopt

@@ -1,0 +1,146 @@
+#include "kopt/bench.hpp"
+
+namespace kopt {
+namespace {
+
+std::optional<double> optional_number(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_number();
+}
+
+double to_ns(double value, const std::string& unit, const json_reader& where) {
+  if (unit == "ns") return value;
+  if (unit == "us") return value * 1e3;
+  if (unit == "ms") return value * 1e6;
+  if (unit == "s") return value * 1e9;
+  where.fail("unknown time_unit \"" + unit + "\"");
+}
+
+bench_row read_kopt_row(const json_reader& entry) {
+  const json_reader k = entry.at("kopt");
+  bench_row row;
+  row.m_impl = k.at("impl").as_string();
+  row.m_role = k.at("role").as_string();
+  row.m_shape = k.at("shape").as_string();
+  if (entry.has("error_occurred") && entry.at("error_occurred").as_bool()) {
+    row.m_error = entry.has("error_message") ? entry.at("error_message").as_string() : "error";
+    return row;
+  }
+  if (k.has("error")) {
+    row.m_error = k.at("error").as_string();
+    return row;
+  }
+  if (!k.has("median_ns")) {
+    row.m_error = "no median (median_ns is null)";
+    return row;
+  }
+  row.m_median_ns = k.at("median_ns").as_number();
+  row.m_p10_ns = optional_number(k, "p10_ns");
+  row.m_p90_ns = optional_number(k, "p90_ns");
+  row.m_cv = optional_number(k, "cv");
+  row.m_noise = optional_number(k, "noise");  // null: not defined (too few samples)
+  row.m_samples = k.at("samples").as_integer();
+  row.m_tflops = optional_number(k, "tflops");
+  row.m_gbps = optional_number(k, "gbps");
+  row.m_flops = optional_number(k, "flops");
+  row.m_bytes = optional_number(k, "bytes");
+  if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = k.at("pct_of_ceiling").raw();
+  if (k.has("second_clock")) row.m_second_clock = k.at("second_clock").raw();
+  if (k.has("clock")) row.m_clock = k.at("clock").raw();
+  if (k.has("flags")) {
+    const json_reader flags = k.at("flags");
+    for (std::size_t i = 0; i < flags.size(); ++i) row.m_flags.push_back(flags.at(i).as_string());
+  }
+  if (k.has("stop_reason")) row.m_stop_reason = k.at("stop_reason").as_string();
+  return row;
+}
+
+// Plain Google Benchmark: "<k>/<impl>/<shape>[/iterations:1][/manual_time]".
+bench_row read_plain_row(const json_reader& entry) {
+  const std::string name = entry.at("name").as_string();
+  bench_row row;
+  const std::size_t first = name.find('/');
+  const std::size_t second = first == std::string::npos ? first : name.find('/', first + 1);
+  if (second == std::string::npos) {
+    entry.at("name").fail("\"" + name + "\" is not <kernel>/<impl>/<shape>");
+  }
+  row.m_impl = name.substr(first + 1, second - first - 1);
+  row.m_shape = name.substr(second + 1, name.find('/', second + 1) - second - 1);
+  if (entry.has("error_occurred") && entry.at("error_occurred").as_bool()) {
+    row.m_error = entry.has("error_message") ? entry.at("error_message").as_string() : "error";
+    return row;
+  }
+  row.m_median_ns =
+      to_ns(entry.at("real_time").as_number(), entry.at("time_unit").as_string(), entry.at("time_unit"));
+  row.m_samples = entry.has("repetitions") ? entry.at("repetitions").as_integer() : 1;
+  return row;
+}
+
+}  // namespace
+
+const bench_row* bench_set::find(const std::string& impl, const std::string& shape) const {
+  for (const bench_row& row : m_rows) {
+    if (row.m_impl == impl && row.m_shape == shape) return &row;
+  }
+  return nullptr;
+}
+
+bool bench_set::has_impl(const std::string& impl) const {
+  for (const bench_row& row : m_rows) {
+    if (row.m_impl == impl) return true;
+  }
+  return false;
+}
+
+bench_set bench_from_json(const json& doc, const std::string& file) {
+  const json_reader root(doc, file);
+  bench_set set;
+  set.m_file = file;
+  if (root.has("kopt")) {
+    const json_reader k = root.at("kopt");
+    if (k.at("kind").as_string() != "kernelopt.bench") {
+      k.at("kind").fail("expected \"kernelopt.bench\", got \"" + k.at("kind").as_string() + "\"");
+    }
+    if (k.at("schema_version").as_integer() > 1) {
+      k.at("schema_version").fail("newer than this kopt reads (1): update KernelOpt");
+    }
+    set.m_kernel = k.at("kernel").as_string();
+    if (k.has("mode") && k.at("mode").as_string() != "measure") {
+      k.at("mode").fail("\"" + k.at("mode").as_string() +
+                        "\": this file holds no timing (run without --kopt_profile)");
+    }
+    if (k.has("shape_set")) set.m_quick = k.at("shape_set").as_string() == "quick";
+    if (k.has("device")) set.m_device = k.at("device").as_string();
+    if (k.has("timing")) set.m_timing = timing_settings_from_json(k.at("timing"));
+  }
+  const json_reader benchmarks = root.at("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const json_reader entry = benchmarks.at(i);
+    const bool aggregate = entry.has("run_type") && entry.at("run_type").as_string() == "aggregate";
+    if (entry.has("kopt")) {
+      if (!aggregate) set.m_rows.push_back(read_kopt_row(entry));
+      continue;
+    }
+    // Plain Google Benchmark: with repetitions, the median aggregate stands for the row.
+    if (aggregate && !(entry.has("aggregate_name") && entry.at("aggregate_name").as_string() == "median")) {
+      continue;
+    }
+    bench_row row = read_plain_row(entry);
+    bench_row* existing = nullptr;
+    for (bench_row& r : set.m_rows) {
+      if (r.m_impl == row.m_impl && r.m_shape == row.m_shape) existing = &r;
+    }
+    if (existing == nullptr) {
+      set.m_rows.push_back(std::move(row));
+    } else if (aggregate) {
+      *existing = std::move(row);
+    }
+  }
+  return set;
+}
+
+bench_set read_bench(const std::filesystem::path& path) {
+  return bench_from_json(read_json_file(path), path.string());
+}
+
+}  // namespace kopt

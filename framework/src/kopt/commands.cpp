@@ -1,0 +1,161 @@
+#include "kopt/commands.hpp"
+
+#include <ostream>
+
+#include "core/json_io.hpp"
+
+namespace kopt::cli {
+
+using o = option_spec;
+
+const std::vector<command>& command_table() {
+  static const std::vector<command> table = {
+      {"env",
+       "probe GPU, driver, CUDA, clocks and counter permission; write kernelopt.env",
+       "",
+       0,
+       {{"--out", "FILE", o::required, "where to write the env JSON"}},
+       "0 written, 2 usage or write error",
+       cmd_env},
+      {"record",
+       "assemble a variant's record from its results, run the gate, embed the decision",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::required, "the variant to record"},
+        {"--correctness", "FILE", o::repeated_required, "a kernelopt.correctness results file (repeatable)"},
+        {"--bench", "FILE", o::required,
+         "benchmark JSON timing the variant with its parent, best-so-far, reference, baselines"},
+        {"--env", "FILE", o::optional, "a kernelopt.env file"},
+        {"--ceilings", "FILE", o::optional,
+         "a kernelopt.ceilings file (peak.* / ceiling.* and % of ceiling)"},
+        {"--profile", "FILE", o::optional, "profile JSON, embedded as-is"},
+        {"--static", "FILE", o::optional, "static-check JSON, embedded as-is"}},
+       "0 written and ACCEPT, 1 written and REJECT, 2 usage or input error (nothing written), "
+       "77 correctness skipped (nothing written)",
+       cmd_record},
+      {"gate",
+       "re-evaluate a record against the current state: ACCEPT or REJECT with every reason",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::optional, "the variant (default: the newest recorded)"}},
+       "0 ACCEPT, 1 REJECT, 2 usage or input error",
+       cmd_gate},
+      {"compare",
+       "noise-aware FASTER / SLOWER / SAME / UNSURE per row of two result sets",
+       "BASE NEW",
+       2,
+       {{"--threshold", "FRACTION", o::optional, "change treated as SAME (default 0.02)"},
+        {"--format", "md|json", o::optional, "output format (default md)"}},
+       "0 no SLOWER row, 1 some row SLOWER, 2 usage or input error",
+       cmd_compare},
+      {"report",
+       "write report.md and a self-contained report.html for a kernel",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--out-dir", "DIR", o::required, "where report.md and report.html go"},
+        {"--notes", "FILE.md", o::optional, "Markdown appended as the report's notes"}},
+       "0 written, 2 usage or input error",
+       cmd_report},
+      {"mask",
+       "mark a record discarded: kept, ignored by the gate and best-so-far",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::required, "the variant whose record to mask"},
+        {"--reason", "TEXT", o::required, "why (kept in the record)"}},
+       "0 masked, 2 usage or input error (or already masked)",
+       cmd_mask},
+      {"optimize",
+       "one iteration: env, correctness, benchmark, record, gate, report",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::optional, "the variant (default: the first without a record)"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
+        {"--build-target", "", o::flag, "as optimize-<k>: a REJECT or a skip is printed, exit 0"}},
+       "0 ACCEPT (or nothing left to optimize; with --build-target also REJECT and skipped), 1 REJECT "
+       "or a step failed, 2 usage or input error, 77 tests or benchmark skipped (no record written)",
+       cmd_optimize},
+      {"perf",
+       "benchmark the accepted best and compare it with its record (the <k>.perf test)",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"}},
+       "0 no SLOWER shape and every TARGET that held still holds, 1 otherwise, 2 usage or input "
+       "error, 77 no accepted record yet or benchmark skipped",
+       cmd_perf},
+      {"help",
+       "list the subcommands, or describe one",
+       "[COMMAND]",
+       -1,
+       {},
+       "0 ok, 2 unknown command",
+       cmd_help},
+  };
+  return table;
+}
+
+const command* find_command(const std::string& name) {
+  for (const command& cmd : command_table()) {
+    if (name == cmd.m_name) return &cmd;
+  }
+  return nullptr;
+}
+
+std::string usage_line(const command& cmd) {
+  std::string line = std::string("kopt ") + cmd.m_name;
+  if (*cmd.m_positionals != '\0') line += std::string(" ") + cmd.m_positionals;
+  for (const option_spec& option : cmd.m_options) {
+    std::string text = option.m_name;
+    if (*option.m_value != '\0') text += std::string(" ") + option.m_value;
+    switch (option.m_kind) {
+      case option_spec::required:
+        line += " " + text;
+        break;
+      case option_spec::repeated_required:
+        line += " " + text + " [" + text + " ...]";
+        break;
+      case option_spec::repeated:
+        line += " [" + text + " ...]";
+        break;
+      case option_spec::optional:
+      case option_spec::flag:
+        line += " [" + text + "]";
+        break;
+    }
+  }
+  return line;
+}
+
+int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  if (argv.empty()) {
+    (void)cmd_help(arguments{}, err, err);
+    return k_exit_usage;
+  }
+  std::string name = argv.front();
+  if (name == "--help" || name == "-h") name = "help";
+  const command* cmd = find_command(name);
+  if (cmd == nullptr) {
+    err << "kopt: unknown command '" << name << "' (run 'kopt help')\n";
+    return k_exit_usage;
+  }
+  try {
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    const arguments args = parse_arguments(cmd->m_options, cmd->m_positional_count, rest);
+    return cmd->m_run(args, out, err);
+  } catch (const usage_error& error) {
+    err << "kopt " << cmd->m_name << ": " << error.what() << "\nusage: " << usage_line(*cmd)
+        << "\n(run 'kopt help " << cmd->m_name << "' for details)\n";
+    return k_exit_usage;
+  } catch (const std::exception& error) {
+    err << "kopt " << cmd->m_name << ": error: " << error.what() << "\n";
+    return k_exit_usage;
+  }
+}
+
+}  // namespace kopt::cli

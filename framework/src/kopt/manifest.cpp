@@ -1,0 +1,119 @@
+#include "kopt/manifest.hpp"
+
+#include <stdexcept>
+
+namespace kopt {
+namespace {
+
+std::vector<std::string> strings(const json_reader& node) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(node.at(i).as_string());
+  return out;
+}
+
+std::optional<std::string> optional_string(const json_reader& parent, const std::string& key) {
+  if (!parent.has(key)) return std::nullopt;
+  return parent.at(key).as_string();
+}
+
+impl_decl read_impl(const json_reader& node) {
+  return {node.at("name").as_string(), node.at("entry").as_string(), strings(node.at("sources"))};
+}
+
+}  // namespace
+
+bool timing_settings::same_as(const timing_settings& other) const {
+  const bool l2_same =
+      !m_l2_flush_bytes || !other.m_l2_flush_bytes || *m_l2_flush_bytes == *other.m_l2_flush_bytes;
+  return m_min_samples == other.m_min_samples && m_min_time_s == other.m_min_time_s &&
+         m_max_noise == other.m_max_noise && m_timeout_s == other.m_timeout_s &&
+         m_warmup_samples == other.m_warmup_samples && l2_same;
+}
+
+json to_json(const timing_settings& s) {
+  return {{"min_samples", s.m_min_samples},
+          {"min_time_s", s.m_min_time_s},
+          {"max_noise", s.m_max_noise},
+          {"timeout_s", s.m_timeout_s},
+          {"warmup_samples", s.m_warmup_samples},
+          {"l2_flush_bytes", s.m_l2_flush_bytes ? json(*s.m_l2_flush_bytes) : json(nullptr)}};
+}
+
+timing_settings timing_settings_from_json(const json_reader& node) {
+  timing_settings s;
+  s.m_min_samples = node.at("min_samples").as_integer();
+  s.m_min_time_s = node.at("min_time_s").as_number();
+  s.m_max_noise = node.at("max_noise").as_number();
+  s.m_timeout_s = node.at("timeout_s").as_number();
+  s.m_warmup_samples = node.at("warmup_samples").as_integer();
+  if (node.has("l2_flush_bytes")) s.m_l2_flush_bytes = node.at("l2_flush_bytes").as_integer();
+  return s;
+}
+
+int manifest::variant_index(const std::string& name) const {
+  for (std::size_t i = 0; i < m_variants.size(); ++i) {
+    if (m_variants[i].m_name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const variant_decl& manifest::variant(const std::string& name) const {
+  const int index = variant_index(name);
+  if (index < 0) {
+    std::string known;
+    for (const variant_decl& v : m_variants) known += (known.empty() ? "" : ", ") + v.m_name;
+    throw std::runtime_error(m_path.string() + ": kernel " + m_kernel + " has no variant '" + name +
+                             "' (declared: " + known + ")");
+  }
+  return m_variants[static_cast<std::size_t>(index)];
+}
+
+std::filesystem::path manifest::kernel_records_dir() const { return m_records_dir / m_kernel; }
+
+std::filesystem::path manifest::record_path(const std::string& variant) const {
+  return kernel_records_dir() / (variant + ".json");
+}
+
+manifest read_manifest(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.manifest", 1);
+  const json_reader root(doc, path.string());
+  manifest m;
+  m.m_path = path;
+  m.m_kernel = root.at("kernel").as_string();
+  m.m_backend = root.at("backend").as_string();
+  m.m_shapes = strings(root.at("shapes"));
+  m.m_quick_shapes = strings(root.at("quick_shapes"));
+  const json_reader seeds = root.at("seeds");
+  for (std::size_t i = 0; i < seeds.size(); ++i) m.m_seeds.push_back(seeds.at(i).as_integer());
+  m.m_tolerance = root.at("tolerance").raw();
+  m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
+  m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
+  m.m_targets = strings(root.at("targets"));
+  m.m_records_dir = root.at("records_dir").as_string();
+  if (root.has("reference")) m.m_reference = read_impl(root.at("reference"));
+  const json_reader variants = root.at("variants");
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const json_reader v = variants.at(i);
+    variant_decl decl;
+    decl.m_name = v.at("name").as_string();
+    decl.m_entry = v.at("entry").as_string();
+    decl.m_sources = strings(v.at("sources"));
+    decl.m_parent = optional_string(v, "parent");
+    decl.m_hypothesis = optional_string(v, "hypothesis");
+    decl.m_methods = strings(v.at("methods"));
+    m.m_variants.push_back(std::move(decl));
+  }
+  if (m.m_variants.empty()) variants.fail("no variants declared");
+  const json_reader baselines = root.at("baselines");
+  for (std::size_t i = 0; i < baselines.size(); ++i) m.m_baselines.push_back(read_impl(baselines.at(i)));
+  m.m_timing = timing_settings_from_json(root.at("timing"));
+  const json_reader executables = root.at("executables");
+  m.m_test_executable = executables.at("test").as_string();
+  m.m_bench_executable = executables.at("bench").as_string();
+  m.m_build_dir =
+      root.has("build_dir") ? std::filesystem::path(root.at("build_dir").as_string()) : path.parent_path();
+  return m;
+}
+
+}  // namespace kopt

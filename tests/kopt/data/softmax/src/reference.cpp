@@ -1,0 +1,1 @@
+// reference: f64 softmax

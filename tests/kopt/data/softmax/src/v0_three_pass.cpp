@@ -1,0 +1,1 @@
+// v0: three passes (max, sum, normalize)

@@ -1,0 +1,1 @@
+// v1: online softmax, one pass for max and sum

@@ -1,0 +1,1 @@
+// v3: v1 with the reduction loop unrolled

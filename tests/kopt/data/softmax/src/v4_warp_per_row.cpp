@@ -1,0 +1,1 @@
+// v4: one warp per row, no block barriers

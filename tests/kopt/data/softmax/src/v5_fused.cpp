@@ -1,0 +1,1 @@
+// v5: v4 with the normalization fused into the store

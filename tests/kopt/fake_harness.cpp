@@ -1,0 +1,47 @@
+// Stands in for a kernel's generated test and bench executables in the
+// tests of `kopt optimize` and `kopt perf`. It recognizes which one it plays
+// from its flags and, as told by the environment:
+//   KOPT_FAKE_LOG            appends its arguments (one line per run)
+//   KOPT_FAKE_TEST_RESULTS   file copied to --kopt_results=FILE (none if unset)
+//   KOPT_FAKE_TEST_EXIT      exit code as the test (default 0)
+//   KOPT_FAKE_BENCH_OUT      file copied to --benchmark_out=FILE (none if unset)
+//   KOPT_FAKE_BENCH_EXIT     exit code as the bench (default 0)
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+std::string flag(int argc, char** argv, const char* prefix) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0) return argv[i] + std::strlen(prefix);
+  }
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const std::string log = env("KOPT_FAKE_LOG"); !log.empty()) {
+    std::ofstream out(log, std::ios::app);
+    for (int i = 1; i < argc; ++i) out << (i > 1 ? " " : "") << argv[i];
+    out << "\n";
+  }
+  const std::string results = flag(argc, argv, "--kopt_results=");
+  const std::string bench = flag(argc, argv, "--benchmark_out=");
+  const bool is_test = !results.empty();
+  const std::string source = env(is_test ? "KOPT_FAKE_TEST_RESULTS" : "KOPT_FAKE_BENCH_OUT");
+  const std::string target = is_test ? results : bench;
+  if (!source.empty() && !target.empty()) {
+    std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
+  }
+  const std::string code = env(is_test ? "KOPT_FAKE_TEST_EXIT" : "KOPT_FAKE_BENCH_EXIT");
+  return code.empty() ? 0 : std::atoi(code.c_str());
+}

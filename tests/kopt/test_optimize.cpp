@@ -1,0 +1,194 @@
+// kopt optimize and kopt perf against a fake harness (fake_harness.cpp):
+// what they run, in which order, and what they write or refuse to write.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "core/json_io.hpp"
+#include "kopt/record.hpp"
+#include "test_support.hpp"
+
+namespace kopt::test {
+namespace {
+
+// Sets environment variables for the fake harness; restores them after.
+class fake_harness_env {
+ public:
+  fake_harness_env& set(const char* name, const std::string& value) {
+    ::setenv(name, value.c_str(), 1);
+    m_names.push_back(name);
+    return *this;
+  }
+  fake_harness_env() = default;
+  fake_harness_env(const fake_harness_env&) = delete;
+  fake_harness_env& operator=(const fake_harness_env&) = delete;
+  ~fake_harness_env() {
+    for (const char* name : m_names) ::unsetenv(name);
+  }
+
+ private:
+  std::vector<const char*> m_names;
+};
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class optimize_test : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(record_golden_flow(c)); }
+  [[nodiscard]] std::string log() const { return read_text(c.path("harness.log")); }
+  scratch_case c;
+};
+
+TEST_F(optimize_test, one_full_iteration) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  const run_result r =
+      run_kopt({"optimize", "--manifest", c.manifest(), "--ceilings", c.path("ceilings.json").string()});
+  EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+  for (const char* step :
+       {"[1/6] env", "[2/6] correctness", "[3/6] benchmark", "[4/6] record", "[5/6] gate", "[6/6] report"}) {
+    EXPECT_TRUE(contains(r.m_out, step)) << step << "\n" << r.m_out;
+  }
+  EXPECT_TRUE(contains(r.m_out, "optimize softmax/v5")) << r.m_out;  // the first variant without a record
+  EXPECT_TRUE(contains(r.m_out, "gate softmax/v5: ACCEPT")) << r.m_out;
+  const std::string run_dir = c.path("build/kernelopt/softmax/runs/20251121T050000Z").string();
+  EXPECT_EQ(log(), "--gtest_filter=v5.* --kopt_results=" + run_dir +
+                       "/correct.v5.json\n"
+                       "--benchmark_filter=^softmax/(v5|v4|reference|vendor)/ --benchmark_out=" +
+                       run_dir + "/bench.json --benchmark_out_format=json --kopt_ceilings=" +
+                       c.path("ceilings.json").string() + "\n");
+  const record v5 = read_record(c.record("v5"));
+  EXPECT_TRUE(v5.m_gate.accepted());
+  EXPECT_EQ(v5.m_env["kind"], "kernelopt.env");
+  EXPECT_TRUE(fs::exists(c.path("build/kernelopt/env.json")));
+  EXPECT_TRUE(fs::exists(c.path("records/softmax/report/report.md")));
+  EXPECT_TRUE(fs::exists(c.path("records/softmax/report/report.html")));
+}
+
+TEST_F(optimize_test, without_a_gpu_it_says_what_it_skipped_and_writes_no_record) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.skipped.json").string())
+      .set("KOPT_FAKE_TEST_EXIT", "77")
+      .set("KOPT_FAKE_BENCH_EXIT", "77");
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(r.m_code, 77) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "[4/6] record: not written (nothing measured)")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out,
+                       "SKIPPED: correctness tests (no CUDA device visible: cudaErrorNoDevice); "
+                       "benchmark (the bench exited 77: no device to time on)"))
+      << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "no record written for v5")) << r.m_out;
+  EXPECT_FALSE(fs::exists(c.record("v5")));
+  EXPECT_TRUE(contains(log(), "--benchmark_out_format=json --kopt_quick\n")) << log();
+  EXPECT_TRUE(fs::exists(c.path("records/softmax/report/report.md")));  // the report needs no GPU
+}
+
+TEST_F(optimize_test, a_kernel_without_bench_target_is_skipped) {
+  json m = read_json_file(c.manifest());
+  m["executables"]["bench"] = "";
+  write_text(c.manifest(), m.dump(2));
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string());
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest()});
+  EXPECT_EQ(r.m_code, 77) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "SKIPPED: benchmark (no benchmark executable for softmax")) << r.m_out;
+  EXPECT_FALSE(fs::exists(c.record("v5")));
+  const run_result perf = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(perf.m_code, 77);
+  EXPECT_TRUE(contains(perf.m_out, "SKIPPED: no benchmark executable")) << perf.m_out;
+}
+
+TEST_F(optimize_test, a_crashed_test_stops_before_the_record) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_EXIT", "3").set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(r.m_code, 1);
+  EXPECT_TRUE(contains(r.m_err, "correctness: the test ended with exit code 3 and wrote no results"))
+      << r.m_err;
+  EXPECT_FALSE(fs::exists(c.record("v5")));
+}
+
+TEST_F(optimize_test, refuses_a_recorded_variant_and_reports_a_finished_list) {
+  const run_result recorded = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v4"});
+  EXPECT_EQ(recorded.m_code, 2);
+  EXPECT_TRUE(contains(recorded.m_err, "the record of v4 exists")) << recorded.m_err;
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  ASSERT_EQ(run_kopt({"optimize", "--manifest", c.manifest()}).m_code, 0);
+  const run_result done = run_kopt({"optimize", "--manifest", c.manifest()});
+  EXPECT_EQ(done.m_code, 0);
+  EXPECT_TRUE(contains(done.m_out, "nothing to optimize: every declared variant of softmax has a record; declare the next one"))
+      << done.m_out;
+}
+
+TEST_F(optimize_test, perf_passes_on_the_same_binary_and_fails_on_a_slowdown) {
+  {
+    fake_harness_env env;
+    env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+        .set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.same.json").string());
+    const run_result same = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+    EXPECT_EQ(same.m_code, 0) << same.m_out << same.m_err;
+    EXPECT_TRUE(contains(same.m_out, "perf softmax: best is v4")) << same.m_out;
+    EXPECT_TRUE(contains(same.m_out, "target gbps >= 0.85*ceiling.copy_bandwidth: met (record: met)"))
+        << same.m_out;
+    EXPECT_TRUE(contains(log(), "--benchmark_filter=^softmax/(v4)/ ")) << log();
+    EXPECT_TRUE(contains(log(), "--kopt_quick")) << log();
+  }
+  fake_harness_env env;
+  env.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.slower.json").string());
+  const run_result slower = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(slower.m_code, 1) << slower.m_out;
+  EXPECT_TRUE(contains(slower.m_out, "| SLOWER |")) << slower.m_out;
+  EXPECT_TRUE(contains(slower.m_out, "FAIL: slower than the record beyond threshold and noise"))
+      << slower.m_out;
+}
+
+TEST_F(optimize_test, perf_fails_when_a_target_no_longer_holds) {
+  fake_harness_env env;
+  // 12% slower: gbps falls below 0.85 x copy_bandwidth.
+  json bench = read_json_file(c.path("bench/perf.slower.json"));
+  for (json& b : bench["benchmarks"]) {
+    const double median = b["kopt"]["median_ns"].get<double>() * 1.07;
+    b["kopt"]["median_ns"] = median;
+    b["kopt"]["gbps"] = b["kopt"]["bytes"].get<double>() / median;
+  }
+  write_text(c.path("bench/perf.target.json"), bench.dump(2));
+  env.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.target.json").string());
+  const run_result r = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(r.m_code, 1);
+  EXPECT_TRUE(contains(r.m_out, "unmet (record: met)  <- no longer holds")) << r.m_out;
+}
+
+TEST_F(optimize_test, perf_does_not_compare_across_devices) {
+  json bench = read_json_file(c.path("bench/perf.slower.json"));
+  bench["kopt"]["device"] = "another GPU";
+  write_text(c.path("bench/perf.other.json"), bench.dump(2));
+  fake_harness_env env;
+  env.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.other.json").string());
+  const run_result r = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(r.m_code, 77);
+  EXPECT_TRUE(contains(r.m_out, "SKIPPED: v4 was timed on host (x86_64), this run on another GPU"))
+      << r.m_out;
+}
+
+TEST(perf_skips, without_an_accepted_record_or_a_device) {
+  scratch_case c;
+  const run_result none = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(none.m_code, 77);
+  EXPECT_TRUE(contains(none.m_out, "SKIPPED: no accepted record of softmax yet")) << none.m_out;
+  ASSERT_EQ(record_variant(c, "v0").m_code, 0);
+  fake_harness_env env;
+  env.set("KOPT_FAKE_BENCH_EXIT", "77");
+  const run_result skipped = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(skipped.m_code, 77);
+  EXPECT_TRUE(contains(skipped.m_out, "SKIPPED: the benchmark exited 77")) << skipped.m_out;
+}
+
+}  // namespace
+}  // namespace kopt::test
