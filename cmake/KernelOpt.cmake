@@ -127,6 +127,10 @@ targets without writing a harness.
       [PARENT <variant>]
       [HYPOTHESIS <text> | HYPOTHESIS_FILE <file>]
       [METHODS <method>...]
+      [SASS_SIGNATURES <name>=<regex>...]
+      [MAX_REGISTERS <count>]
+      [NO_SPILLS]
+      [NO_LOCAL_MEMORY]
       [EXPECT_FAILURE <regex>]
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...])
@@ -151,7 +155,22 @@ targets without writing a harness.
     ``tensor_cores mma_sync wgmma cp_async tma mbarrier vector_load_128
     vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
     and (no SASS signature) ``register_blocking online_softmax
-    loop_interchange cache_blocking``.
+    loop_interchange cache_blocking`` (docs/static-checks.md).
+
+  ``SASS_SIGNATURES <name>=<regex>...``
+    SASS regexes (ECMAScript, searched in each instruction: opcode, modifiers
+    and operands) that the variant's machine code must match. A ``<name>``
+    that is a METHOD replaces that method's regex for this variant; other
+    names are checks of their own. Default: none.
+
+  ``MAX_REGISTERS <count>``
+    The static test fails when a function of the variant uses more than
+    ``<count>`` (1 to 255) registers per thread. Default: no limit.
+
+  ``NO_SPILLS``, ``NO_LOCAL_MEMORY``
+    The static test fails on any local-memory load or store (``STL``/``LDL``:
+    register spills or local arrays), or, with ``NO_LOCAL_MEMORY``, also on a
+    stack frame or ``LOCAL`` memory. Default: not checked.
 
   ``EXPECT_FAILURE <regex>``
     The variant is known to be incorrect (a rejected attempt kept on record,
@@ -177,8 +196,15 @@ targets without writing a harness.
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
-``<k>``) and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); the
-target ``optimize-<k>``. Cache variables: ``KernelOpt_TEST_TIMEOUT``,
+``<k>``), ``<k>.static.<variant>`` for CUDA kernels (labels
+``kernel-opt``, ``static``, ``<k>``; they skip when cuobjdump is not found)
+and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); the
+target ``optimize-<k>``; for CUDA kernels the target ``profile-<k>`` (Nsight
+Compute on one launch per implementation and shape, into
+``results/profile.json``; docs/profiling.md). Cache variables:
+``KernelOpt_CUOBJDUMP``, ``KernelOpt_NCU``, ``KernelOpt_PROFILE_QUICK``,
+``KernelOpt_CEILINGS``, ``KernelOpt_SPECS_DIR``, ``KernelOpt_NCU_METRICS``,
+``KernelOpt_PROFILE_VARIANT_<k>``, ``KernelOpt_TEST_TIMEOUT``,
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``.
 #]=======================================================================]
@@ -192,6 +218,8 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Static.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Profile.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
@@ -323,9 +351,9 @@ endfunction()
 
 function(kernel_opt_add_variant kernel variant)
   cmake_parse_arguments(PARSE_ARGV 2 arg
-    ""
-    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE;EXPECT_FAILURE"
-    "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS")
+    "NO_SPILLS;NO_LOCAL_MEMORY"
+    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE;EXPECT_FAILURE;MAX_REGISTERS"
+    "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS;SASS_SIGNATURES")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()
 

@@ -19,9 +19,10 @@ fi
 # cuobjdump (SASS for the static checks) when the CUDA toolkit lacks it.
 if ! command -v cuobjdump >/dev/null 2>&1; then
   if ! python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('nvidia') is None)" 2>/dev/null \
-     || ! ls "$(python3 -c 'import site; print(site.getsitepackages()[0])')"/nvidia/cu*/bin/cuobjdump >/dev/null 2>&1; then
-    echo "setup: pip install nvidia-cuda-cuobjdump"
-    python3 -m pip install -q nvidia-cuda-cuobjdump 2>&1 | grep -v "WARNING: Running pip as the 'root'" || true
+     || ! ls "$(python3 -c 'import site; print(site.getsitepackages()[0])')"/nvidia/cu*/bin/cuobjdump >/dev/null 2>&1 \
+     || ! ls "$(python3 -c 'import site; print(site.getsitepackages()[0])')"/nvidia/cu*/bin/nvdisasm >/dev/null 2>&1; then
+    echo "setup: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm"
+    python3 -m pip install -q nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm 2>&1 | grep -v "WARNING: Running pip as the 'root'" || true
   fi
 fi
 

@@ -300,6 +300,8 @@ int main(int argc, char** argv) { return @call@; }
 
   _kernel_opt_write_manifest(${kernel})
   _kernel_opt_loop_targets(${kernel})
+  _kernel_opt_static_tests(${kernel})
+  _kernel_opt_profile_target(${kernel})
 endfunction()
 
 # Statements filling `k` (a kopt::kernel_spec) from the declaration.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <ostream>
 
 #include "kopt/commands.hpp"
@@ -8,9 +9,11 @@ int cmd_help(const arguments& args, std::ostream& out, std::ostream& err) {
   if (args.positionals().size() > 1) throw usage_error("help takes at most one command");
   if (args.positionals().empty()) {
     out << "usage: kopt COMMAND [OPTIONS]\n\ncommands:\n";
+    std::size_t width = 10;
+    for (const command& cmd : command_table()) width = std::max(width, std::string(cmd.m_name).size() + 2);
     for (const command& cmd : command_table()) {
       std::string name = cmd.m_name;
-      name.resize(10, ' ');
+      name.resize(width, ' ');
       out << "  " << name << cmd.m_summary << "\n";
     }
     out << "\nexit codes: " << k_exit_ok << " ok / ACCEPT / no SLOWER, " << k_exit_fail

@@ -48,6 +48,10 @@ int cmd_report(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_profile(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_static(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli

@@ -1,0 +1,139 @@
+// kopt static: the <k>.static.<variant> test. cuobjdump's SASS and resource
+// usage of the variant's objects; each claimed METHOD's signature and each
+// SASS_SIGNATURES regex searched in it; MAX_REGISTERS / NO_SPILLS /
+// NO_LOCAL_MEMORY checked; a table on stdout and kernelopt.static JSON.
+//
+// The METHOD regexes come from the command line (the CMake side resolves
+// them from cmake/kernelopt/Methods.cmake, the one table), the claims from
+// the manifest: a claim without a regex, or a regex for a method the
+// variant does not claim, is a usage error.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+#include "kopt/commands.hpp"
+#include "kopt/manifest.hpp"
+#include "static/check.hpp"
+#include "static/cuobjdump.hpp"
+
+namespace kopt::cli {
+namespace {
+
+// "NAME=REGEX" -> {NAME, REGEX}; REGEX may be empty (no SASS signature).
+std::pair<std::string, std::string> split_signature(const std::string& option, const std::string& text) {
+  const std::size_t equals = text.find('=');
+  const std::string name = text.substr(0, equals);
+  const bool identifier = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  });
+  if (equals == std::string::npos || !identifier) {
+    throw usage_error(option + " '" + text + "': expected NAME=REGEX");
+  }
+  return {name, text.substr(equals + 1)};
+}
+
+long parse_register_limit(const std::string& text) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 1 || value > 255) {
+    throw usage_error("--max-registers '" + text + "': expected an integer from 1 to 255");
+  }
+  return value;
+}
+
+// The claims in manifest order, then the variant's own signatures.
+std::vector<sass::signature> collect_signatures(const arguments& args, const variant_decl& decl) {
+  std::map<std::string, std::string> method_regex;
+  for (const std::string& text : args.values("--method-signature")) {
+    const auto [name, regex] = split_signature("--method-signature", text);
+    if (std::find(decl.m_methods.begin(), decl.m_methods.end(), name) == decl.m_methods.end()) {
+      throw usage_error("--method-signature " + name + ": variant '" + decl.m_name +
+                        "' does not claim METHOD " + name + " in the manifest");
+    }
+    method_regex[name] = regex;
+  }
+  std::vector<sass::signature> signatures;
+  for (const std::string& method : decl.m_methods) {
+    const auto it = method_regex.find(method);
+    if (it == method_regex.end()) {
+      throw usage_error("variant '" + decl.m_name + "' claims METHOD " + method +
+                        " but no --method-signature " + method + "=REGEX was given (the generated test passes "
+                        "the regexes of cmake/kernelopt/Methods.cmake)");
+    }
+    signatures.push_back({method, it->second, "METHODS"});
+  }
+  for (const std::string& text : args.values("--sass-signature")) {
+    const auto [name, regex] = split_signature("--sass-signature", text);
+    if (regex.empty()) throw usage_error("--sass-signature " + name + ": the regex is empty");
+    signatures.push_back({name, regex, "SASS_SIGNATURES"});
+  }
+  return signatures;
+}
+
+int skip(const manifest& m, const std::string& variant, const std::string& reason, const std::string& out_file,
+         std::ostream& out) {
+  write_json_atomic(out_file, sass::skipped_json(m.m_kernel, variant, reason));
+  out << "SKIPPED: " << reason << "\n";
+  return k_exit_skipped;
+}
+
+}  // namespace
+
+int cmd_static(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const manifest m = read_manifest(args.value("--manifest"));
+  const variant_decl& decl = m.variant(args.value("--variant"));
+  const std::string out_file = args.value("--out");
+  if (m.m_backend != "cuda") {
+    throw usage_error("kernel '" + m.m_kernel + "' has backend " + m.m_backend + ": no machine code to check");
+  }
+  const std::vector<sass::signature> signatures = collect_signatures(args, decl);
+  sass::limits limits;
+  if (auto v = args.optional_value("--max-registers")) limits.m_max_registers = parse_register_limit(*v);
+  limits.m_no_spills = args.has("--no-spills");
+  limits.m_no_local_memory = args.has("--no-local-memory");
+
+  const std::vector<std::string> objects = args.values("--objects");
+  for (const std::string& object : objects) {
+    if (!std::filesystem::exists(object)) {
+      throw std::runtime_error("object file " + object + " does not exist: build the variant first (target " +
+                               m.m_kernel + "_kopt_" + decl.m_name + ")");
+    }
+  }
+
+  const std::string cuobjdump = sass::find_cuobjdump(args.optional_value("--cuobjdump").value_or(""));
+  if (cuobjdump.empty()) return skip(m, decl.m_name, sass::k_cuobjdump_missing, out_file, out);
+
+  std::vector<sass::function> functions;
+  std::vector<std::string> host_only;
+  for (const std::string& object : objects) {
+    sass::object_dump dump = sass::dump_object(cuobjdump, object);
+    switch (dump.m_status) {
+      case sass::object_dump::status::tool_unusable:
+        return skip(m, decl.m_name, dump.m_message, out_file, out);
+      case sass::object_dump::status::failed:
+        throw std::runtime_error(object + ": " + dump.m_message);
+      case sass::object_dump::status::no_device_code:
+        host_only.push_back(std::filesystem::path(object).filename().string());
+        break;
+      case sass::object_dump::status::ok:
+        for (sass::function& f : dump.m_functions) functions.push_back(std::move(f));
+        break;
+    }
+  }
+
+  sass::report report = sass::evaluate(m.m_kernel, decl.m_name, objects, std::move(functions), signatures, limits);
+  if (!host_only.empty()) {
+    std::string names;
+    for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
+    report.m_notes.push_back("host code only (no device code): " + names);
+  }
+  const json tool = {{"cuobjdump", cuobjdump}, {"version", sass::cuobjdump_version(cuobjdump)}};
+  write_json_atomic(out_file, sass::to_json(report, tool));
+  out << sass::render_table(report) << "-> " << out_file << "\n";
+  return report.passed() ? k_exit_ok : k_exit_fail;
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,71 @@
+#include "static/cuobjdump.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include "static/tool.hpp"
+
+namespace kopt::sass {
+namespace {
+
+// cuobjdump runs nvdisasm for -sass; the PyPI packages install both in one
+// directory, which need not be on PATH.
+std::vector<std::string> tool_environment(const std::string& cuobjdump) {
+  const std::string dir = std::filesystem::path(cuobjdump).parent_path().string();
+  const char* path = std::getenv("PATH");
+  return {"PATH=" + dir + (path != nullptr && *path != '\0' ? ":" + std::string(path) : std::string())};
+}
+
+std::string last_lines(const std::string& text, std::size_t max_chars = 600) {
+  return text.size() <= max_chars ? text : "..." + text.substr(text.size() - max_chars);
+}
+
+}  // namespace
+
+std::string find_cuobjdump(const std::string& given) {
+  if (!given.empty() && tool::is_executable(given)) return given;
+  return tool::find_in_path("cuobjdump");
+}
+
+std::string cuobjdump_version(const std::string& cuobjdump) {
+  try {
+    const tool::captured run = tool::run_captured({cuobjdump, "--version"});
+    static const std::regex release(R"((release [0-9.]+, V[0-9.]+))");
+    std::smatch match;
+    if (std::regex_search(run.m_out, match, release)) return match[1].str();
+  } catch (const std::exception&) {
+  }
+  return "unknown";
+}
+
+object_dump::status classify_run(int exit_code, const std::string& output, std::string& message) {
+  if (output.find("does not contain device code") != std::string::npos) return object_dump::status::no_device_code;
+  if (output.find("nvdisasm") != std::string::npos &&
+      (output.find("Could not find") != std::string::npos || output.find("not found") != std::string::npos)) {
+    message = "cuobjdump cannot disassemble: nvdisasm not found (install nvidia-cuda-nvdisasm, or use the CUDA "
+              "toolkit's cuobjdump)";
+    return object_dump::status::tool_unusable;
+  }
+  if (exit_code != 0) {
+    message = "cuobjdump exited with code " + std::to_string(exit_code) + ": " + last_lines(output);
+    return object_dump::status::failed;
+  }
+  return object_dump::status::ok;
+}
+
+object_dump dump_object(const std::string& cuobjdump, const std::string& object) {
+  object_dump result;
+  const std::vector<std::string> env = tool_environment(cuobjdump);
+  const tool::captured sass = tool::run_captured({cuobjdump, "-sass", object}, env);
+  result.m_status = classify_run(sass.m_exit_code, sass.m_out + sass.m_err, result.m_message);
+  if (result.m_status != object_dump::status::ok) return result;
+  const tool::captured usage = tool::run_captured({cuobjdump, "-res-usage", object}, env);
+  result.m_status = classify_run(usage.m_exit_code, usage.m_out + usage.m_err, result.m_message);
+  if (result.m_status != object_dump::status::ok) return result;
+  result.m_functions = parse_sass(sass.m_out, object);
+  attach_usage(result.m_functions, parse_resource_usage(usage.m_out));
+  return result;
+}
+
+}  // namespace kopt::sass
