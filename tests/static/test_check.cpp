@@ -94,7 +94,7 @@ TEST(StaticCheck, EmptySignatureIsNotMachineCheckableNeverVerified) {
   EXPECT_TRUE(r.passed());
   ASSERT_EQ(r.m_signatures.size(), 1u);
   EXPECT_EQ(r.m_signatures[0].m_status, signature_result::status::no_signature);
-  const json doc = to_json(r, json::object());
+  const json doc = report_json(r, json::object());
   EXPECT_EQ(doc["methods"][0]["found"], "no signature");
   EXPECT_EQ(doc["methods"][0]["status"], "no signature");
   EXPECT_TRUE(doc["methods"][0]["signature"].is_null());
@@ -162,7 +162,7 @@ TEST(StaticCheck, JsonDocument) {
   limits l;
   l.m_max_registers = 64;
   const report r = check("mma_sync", {"mma_sync", "online_softmax"}, l);
-  const json doc = to_json(r, {{"cuobjdump", "/x/cuobjdump"}, {"version", "release 13.5, V13.5.37"}});
+  const json doc = report_json(r, {{"cuobjdump", "/x/cuobjdump"}, {"version", "release 13.5, V13.5.37"}});
   EXPECT_EQ(doc["schema_version"], 1);
   EXPECT_EQ(doc["kind"], "kernelopt.static");
   EXPECT_EQ(doc["status"], "pass");

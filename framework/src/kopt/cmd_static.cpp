@@ -131,7 +131,7 @@ int cmd_static(const arguments& args, std::ostream& out, std::ostream& /*err*/) 
     report.m_notes.push_back("host code only (no device code): " + names);
   }
   const json tool = {{"cuobjdump", cuobjdump}, {"version", sass::cuobjdump_version(cuobjdump)}};
-  write_json_atomic(out_file, sass::to_json(report, tool));
+  write_json_atomic(out_file, sass::report_json(report, tool));
   out << sass::render_table(report) << "-> " << out_file << "\n";
   return report.passed() ? k_exit_ok : k_exit_fail;
 }

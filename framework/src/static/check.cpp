@@ -198,7 +198,7 @@ report evaluate(const std::string& kernel, const std::string& variant, const std
   return r;
 }
 
-json to_json(const report& r, const json& tool) {
+json report_json(const report& r, const json& tool) {
   json functions = json::array();
   for (const function& f : r.m_functions) {
     json families = json::object();

@@ -1,7 +1,7 @@
 // The static checks of one variant: its claimed METHODS and its own
 // SASS_SIGNATURES searched in its kernels' SASS, and its resource limits
 // (MAX_REGISTERS, NO_SPILLS, NO_LOCAL_MEMORY). Computation only:
-// evaluate() returns findings; to_json() and render_table() format them.
+// evaluate() returns findings; report_json() and render_table() format them.
 //
 // A signature is an ECMAScript regex searched (not anchored) in each
 // instruction's text: the opcode with its modifiers and the operands,
@@ -74,7 +74,7 @@ struct report {
 
 // kind kernelopt.static, schema_version 1 (docs/static-checks.md).
 // `tool` is {"cuobjdump": path, "version": ...}.
-[[nodiscard]] json to_json(const report& r, const json& tool);
+[[nodiscard]] json report_json(const report& r, const json& tool);
 
 // The same document for a run that checked nothing (status "skipped").
 [[nodiscard]] json skipped_json(const std::string& kernel, const std::string& variant, const std::string& reason);
