@@ -298,10 +298,11 @@ int main(int argc, char** argv) { return @call@; }
     endif()
   endforeach()
 
-  _kernel_opt_write_manifest(${kernel})
   _kernel_opt_loop_targets(${kernel})
   _kernel_opt_static_tests(${kernel})
   _kernel_opt_profile_target(${kernel})
+  # Last: it records what the steps above found (static check arguments, ncu).
+  _kernel_opt_write_manifest(${kernel})
 endfunction()
 
 # Statements filling `k` (a kopt::kernel_spec) from the declaration.
@@ -412,7 +413,17 @@ function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_json_string_or_null(j_parent "${parent}")
   _kernel_opt_json_string_or_null(j_hypothesis "${hypothesis}")
   _kernel_opt_json_list(j_methods ${methods})
-  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}}" PARENT_SCOPE)
+  _kernel_opt_get(static_args ${kernel} IMPL_${name}_STATIC_ARGS)
+  _kernel_opt_get(bin ${kernel} BINARY_DIR)
+  set(j_static "")
+  if(NOT static_args STREQUAL "")
+    list(FILTER static_args EXCLUDE REGEX "^$")
+    _kernel_opt_json_list(j_args ${static_args})
+    # The objects are known at generate time only.
+    set(objects "\"$<JOIN:$<TARGET_OBJECTS:${kernel}_kopt_${name}>,\"$<COMMA> \">\"")
+    set(j_static ", \"static\": {\"objects\": [${objects}], \"args\": ${j_args}}")
+  endif()
+  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}${j_static}}" PARENT_SCOPE)
 endfunction()
 
 function(_kernel_opt_write_manifest kernel)
@@ -467,6 +478,11 @@ function(_kernel_opt_write_manifest kernel)
   else()
     set(j_kopt "null")
   endif()
+  _kernel_opt_get(ncu ${kernel} TOOL_NCU)
+  _kernel_opt_get(specs ${kernel} TOOL_SPECS_DIR)
+  _kernel_opt_json_string_or_null(j_ncu "${ncu}")
+  _kernel_opt_json_string_or_null(j_specs "${specs}")
+  _kernel_opt_json_string_or_null(j_ceilings "${KernelOpt_CEILINGS}")
   file(GENERATE OUTPUT "${BINARY_DIR}/manifest.json" CONTENT "{
   \"schema_version\": 1,
   \"kind\": \"kernelopt.manifest\",
@@ -493,6 +509,7 @@ function(_kernel_opt_write_manifest kernel)
   ],
   \"timing\": {\"min_samples\": ${min_samples}, \"min_time_s\": ${min_time}, \"max_noise\": ${max_noise}, \"timeout_s\": ${timeout}, \"warmup_samples\": 3},
   \"executables\": {\"test\": \"$<TARGET_FILE:${kernel}_kopt_test>\", \"bench\": \"$<TARGET_FILE:${kernel}_kopt_bench>\", \"kopt\": ${j_kopt}},
+  \"tools\": {\"ncu\": ${j_ncu}, \"specs_dir\": ${j_specs}, \"ceilings\": ${j_ceilings}},
   \"build_dir\": \"${BINARY_DIR}\"
 }
 ")

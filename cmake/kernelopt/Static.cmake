@@ -150,6 +150,8 @@ function(_kernel_opt_static_tests kernel)
     if(no_local)
       list(APPEND check_args --no-local-memory)
     endif()
+    # The same check, for `kopt optimize` (manifest: variants[].static_args).
+    _kernel_opt_set(${kernel} IMPL_${variant}_STATIC_ARGS "${tool_args};${check_args}")
     add_test(NAME ${kernel}.static.${variant}
       COMMAND $<TARGET_FILE:KernelOpt::kopt> static
               --manifest "${bin}/manifest.json"

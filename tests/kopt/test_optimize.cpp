@@ -50,7 +50,8 @@ TEST_F(optimize_test, one_full_iteration) {
       run_kopt({"optimize", "--manifest", c.manifest(), "--ceilings", c.path("ceilings.json").string()});
   EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
   for (const char* step :
-       {"[1/6] env", "[2/6] correctness", "[3/6] benchmark", "[4/6] record", "[5/6] gate", "[6/6] report"}) {
+       {"[1/8] env", "[2/8] correctness", "[3/8] benchmark", "[4/8] profile", "[5/8] static checks",
+        "[6/8] record", "[7/8] gate", "[8/8] report"}) {
     EXPECT_TRUE(contains(r.m_out, step)) << step << "\n" << r.m_out;
   }
   EXPECT_TRUE(contains(r.m_out, "optimize softmax/v5")) << r.m_out;  // the first variant without a record
@@ -77,7 +78,7 @@ TEST_F(optimize_test, without_a_gpu_it_says_what_it_skipped_and_writes_no_record
       .set("KOPT_FAKE_BENCH_EXIT", "77");
   const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--quick"});
   EXPECT_EQ(r.m_code, 77) << r.m_out << r.m_err;
-  EXPECT_TRUE(contains(r.m_out, "[4/6] record: not written (nothing measured)")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "[6/8] record: not written (nothing measured)")) << r.m_out;
   EXPECT_TRUE(contains(r.m_out,
                        "SKIPPED: correctness tests (no CUDA device visible: cudaErrorNoDevice); "
                        "benchmark (the bench exited 77: no device to time on)"))

@@ -1,5 +1,6 @@
 // kopt optimize: one iteration of the loop for one variant:
-// env -> correctness -> benchmark -> record -> gate -> report.
+// env -> correctness -> benchmark -> profile -> static checks -> record ->
+// gate -> report.
 // Without a GPU it runs what needs none, says what it skipped, and writes no
 // record: a record without measurements is worthless.
 #include <ostream>
@@ -15,7 +16,7 @@
 namespace kopt::cli {
 namespace {
 
-constexpr int k_steps = 6;
+constexpr int k_steps = 8;
 
 void step(std::ostream& out, int n, const std::string& text) {
   out << "[" << n << "/" << k_steps << "] " << text << "\n" << std::flush;
@@ -50,6 +51,60 @@ std::string skip_reason_of(const manifest& m, const std::string& variant,
   return s.m_status == "skipped" ? s.m_skip_reason : "";
 }
 
+std::optional<std::filesystem::path> skip_step(std::ostream& out, int n, const std::string& what) {
+  step(out, n, what + ": not run");
+  return std::nullopt;
+}
+
+// This program, to run its own `profile` and `static` subcommands.
+std::string self_path() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("kopt") : self.string();
+}
+
+// Nsight Compute on one launch per shape of the variant. A profile that
+// cannot be taken (no ncu, no counter permission) still gives a document
+// saying why, which the record embeds.
+std::optional<std::filesystem::path> run_profile(const manifest& m, const std::string& variant,
+                                                 const std::filesystem::path& run, bool quick,
+                                                 const std::optional<std::string>& ceilings, std::ostream& out) {
+  if (m.m_backend != "cuda") return skip_step(out, 4, "profile (host backend: no Nsight Compute)");
+  const std::filesystem::path file = run / "profile.json";
+  std::vector<std::string> argv = {self_path(), "profile", "--manifest", m.m_path.string(), "--variant", variant,
+                                   "--out", file.string(), "--allow-unavailable"};
+  if (m.m_tools.m_ncu) argv.insert(argv.end(), {"--ncu", *m.m_tools.m_ncu});
+  if (m.m_tools.m_specs_dir) argv.insert(argv.end(), {"--specs-dir", *m.m_tools.m_specs_dir});
+  if (ceilings) argv.insert(argv.end(), {"--ceilings", *ceilings});
+  if (quick) argv.emplace_back("--quick");
+  step(out, 4, "profile: " + describe_command(argv));
+  const process_result r = run_process(argv);
+  if (!r.exited(0) || !std::filesystem::exists(file)) {
+    out << "      profile: " << r.describe() << "; the record says profile: not run\n";
+    return std::nullopt;
+  }
+  return file;
+}
+
+// The variant's static SASS checks, as its <k>.static.<v> test runs them.
+std::optional<std::filesystem::path> run_static(const manifest& m, const variant_decl& decl,
+                                                const std::filesystem::path& run, std::ostream& out) {
+  if (!decl.m_static) return skip_step(out, 5, "static checks (none for this variant)");
+  const std::filesystem::path file = run / ("static." + decl.m_name + ".json");
+  std::vector<std::string> argv = {self_path(), "static", "--manifest", m.m_path.string(), "--variant",
+                                   decl.m_name, "--out", file.string()};
+  for (const std::string& object : decl.m_static->m_objects) argv.insert(argv.end(), {"--objects", object});
+  argv.insert(argv.end(), decl.m_static->m_args.begin(), decl.m_static->m_args.end());
+  step(out, 5, "static checks: kopt static --variant " + decl.m_name);
+  const process_result r = run_process(argv);
+  if (r.exited(1)) out << "      static checks: FAIL (a claimed METHOD or a limit; see the record)\n";
+  if (!std::filesystem::exists(file)) {
+    out << "      static checks: " << r.describe() << ", no result; the record says static: not run\n";
+    return std::nullopt;
+  }
+  return file;
+}
+
 }  // namespace
 
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
@@ -70,9 +125,12 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const variant_decl& decl = m.variant(variant);
   require_no_record(m, variant);
   const bool quick = args.has("--quick");
-  if (const auto c = args.optional_value("--ceilings")) {
-    (void)read_ceilings_document(*c);  // a bad file fails before anything runs
+  // --ceilings, else the KernelOpt_CEILINGS the build was configured with.
+  std::optional<std::string> ceilings = args.optional_value("--ceilings");
+  if (!ceilings && m.m_tools.m_ceilings && std::filesystem::exists(*m.m_tools.m_ceilings)) {
+    ceilings = m.m_tools.m_ceilings;
   }
+  if (ceilings) (void)read_ceilings_document(*ceilings);  // a bad file fails before anything runs
   const std::filesystem::path run = new_run_dir(m);
   out << "optimize " << m.m_kernel << "/" << variant << (quick ? " (quick)" : "") << ", run directory "
       << run.string() << "\n";
@@ -103,7 +161,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     skipped.push_back("benchmark (" + why + ")");
   } else {
     const std::vector<std::string> bench_argv = bench_command(m, bench_impls(m, decl, records), bench, quick,
-                                                              args.optional_value("--ceilings").value_or(""));
+                                                              ceilings.value_or(""));
     step(out, 3, "benchmark: " + describe_command(bench_argv));
     const process_result benched = run_process(bench_argv);
     if (benched.exited(k_harness_skipped)) {
@@ -117,27 +175,35 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     }
   }
 
+  const bool measured = skipped.empty() && !broken;
+  const std::optional<std::filesystem::path> profile = measured ? run_profile(m, variant, run, quick, ceilings, out)
+                                                                : skip_step(out, 4, "profile");
+  const std::optional<std::filesystem::path> statics = measured ? run_static(m, decl, run, out)
+                                                                : skip_step(out, 5, "static checks");
+
   int status = k_exit_ok;
-  if (!skipped.empty() || broken) {
-    step(out, 4, "record: not written (" + std::string(broken ? "a step failed" : "nothing measured") + ")");
-    step(out, 5, "gate: not run");
+  if (!measured) {
+    step(out, 6, "record: not written (" + std::string(broken ? "a step failed" : "nothing measured") + ")");
+    step(out, 7, "gate: not run");
   } else {
-    step(out, 4, "record -> " + m.record_path(variant).string());
+    step(out, 6, "record -> " + m.record_path(variant).string());
     record_inputs inputs;
     inputs.m_variant = variant;
     inputs.m_correctness = {results};
     inputs.m_bench = bench;
     inputs.m_env = env_path;
-    if (const auto c = args.optional_value("--ceilings")) inputs.m_ceilings = *c;
+    if (ceilings) inputs.m_ceilings = *ceilings;
+    inputs.m_profile = profile;
+    inputs.m_static = statics;
     const record r = build_gated_record(m, inputs);
     write_json_atomic(m.record_path(variant), to_json(r));
-    step(out, 5, "gate");
+    step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     status = r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
   }
 
   const std::filesystem::path report_dir = m.kernel_records_dir() / "report";
-  step(out, 6, "report -> " + report_dir.string());
+  step(out, 8, "report -> " + report_dir.string());
   write_report(m, report_dir, "");
 
   if (broken) return k_exit_fail;

@@ -102,6 +102,10 @@ manifest read_manifest(const std::filesystem::path& path) {
     decl.m_parent = optional_string(v, "parent");
     decl.m_hypothesis = optional_string(v, "hypothesis");
     decl.m_methods = strings(v.at("methods"));
+    if (v.has("static")) {
+      const json_reader st = v.at("static");
+      decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};
+    }
     m.m_variants.push_back(std::move(decl));
   }
   if (m.m_variants.empty()) variants.fail("no variants declared");
@@ -113,6 +117,12 @@ manifest read_manifest(const std::filesystem::path& path) {
   m.m_bench_executable = executables.at("bench").as_string();
   m.m_build_dir =
       root.has("build_dir") ? std::filesystem::path(root.at("build_dir").as_string()) : path.parent_path();
+  if (root.has("tools")) {
+    const json_reader tools = root.at("tools");
+    m.m_tools.m_ncu = optional_string(tools, "ncu");
+    m.m_tools.m_specs_dir = optional_string(tools, "specs_dir");
+    m.m_tools.m_ceilings = optional_string(tools, "ceilings");
+  }
   return m;
 }
 

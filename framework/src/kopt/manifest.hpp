@@ -32,6 +32,13 @@ struct impl_decl {
   std::vector<std::string> m_sources;
 };
 
+// The static SASS check of a variant, as its <k>.static.<v> test runs it:
+// `kopt static --manifest M --variant V --objects ... --out F <args>`.
+struct static_check {
+  std::vector<std::string> m_objects;
+  std::vector<std::string> m_args;
+};
+
 struct variant_decl {
   std::string m_name;
   std::string m_entry;
@@ -39,6 +46,14 @@ struct variant_decl {
   std::optional<std::string> m_parent;
   std::optional<std::string> m_hypothesis;
   std::vector<std::string> m_methods;
+  std::optional<static_check> m_static;  // CUDA variants, when kopt is built
+};
+
+// Tools found at configure time (manifest "tools"; each may be absent).
+struct manifest_tools {
+  std::optional<std::string> m_ncu;
+  std::optional<std::string> m_specs_dir;
+  std::optional<std::string> m_ceilings;  // KernelOpt_CEILINGS
 };
 
 struct manifest {
@@ -60,6 +75,7 @@ struct manifest {
   std::string m_test_executable;
   std::string m_bench_executable;     // empty when the kernel has no benchmark target
   std::filesystem::path m_build_dir;  // <build>/kernelopt/<kernel>
+  manifest_tools m_tools;
 
   // Index in declaration order, or -1.
   [[nodiscard]] int variant_index(const std::string& name) const;
