@@ -11,8 +11,22 @@
 
 namespace kopt::cli {
 
+namespace {
+std::string read_notes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path.string() + ": cannot read notes");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+}  // namespace
+
 void write_report(const manifest& m, const std::filesystem::path& out_dir, const std::string& notes) {
-  const report_model report = build_report(m, load_records(m), notes);
+  // Without notes given, the campaign's own <RECORDS>/<k>/notes.md, so that
+  // every report (optimize writes one per iteration) keeps them.
+  const std::filesystem::path kept = m.kernel_records_dir() / "notes.md";
+  const std::string text = !notes.empty() ? notes : (std::filesystem::exists(kept) ? read_notes(kept) : "");
+  const report_model report = build_report(m, load_records(m), text);
   write_file_atomic(out_dir / "report.md", render_markdown(report));
   write_file_atomic(out_dir / "report.html", render_html(report));
 }
@@ -20,13 +34,7 @@ void write_report(const manifest& m, const std::filesystem::path& out_dir, const
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const manifest m = read_manifest(args.value("--manifest"));
   std::string notes;
-  if (const auto path = args.optional_value("--notes")) {
-    std::ifstream in(*path, std::ios::binary);
-    if (!in) throw std::runtime_error(*path + ": cannot read notes");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    notes = buffer.str();
-  }
+  if (const auto path = args.optional_value("--notes")) notes = read_notes(*path);
   const std::filesystem::path dir = args.value("--out-dir");
   write_report(m, dir, notes);
   out << "report: " << (dir / "report.md").string() << ", " << (dir / "report.html").string() << "\n";

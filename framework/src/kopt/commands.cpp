@@ -65,7 +65,7 @@ const std::vector<command>& command_table() {
        0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--out-dir", "DIR", o::required, "where report.md and report.html go"},
-        {"--notes", "FILE.md", o::optional, "Markdown appended as the report's notes"}},
+        {"--notes", "FILE.md", o::optional, "Markdown notes (default: <RECORDS>/<k>/notes.md if present)"}},
        "0 written, 2 usage or input error",
        cmd_report},
       {"mask",
