@@ -2,10 +2,38 @@
 
 #include <algorithm>
 
+#include "kopt/profile_import.hpp"
 #include "kopt/source_hash.hpp"
 #include "kopt/utc.hpp"
 
 namespace kopt {
+
+namespace {
+// `peak.*` resolves against measured ceilings first, then the device's spec
+// file: every rate of the spec (FLOP/s, B/s) that the ceilings lack is added
+// with the spec's cited source, so `ceiling.*` (measured only) still refuses
+// it. No spec for the device, or no specs directory: nothing is added.
+void add_spec_ceilings(const manifest& m, const std::string& device, json& ceilings_doc) {
+  if (!m.m_tools.m_specs_dir || device.empty()) return;
+  const std::optional<std::filesystem::path> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
+  if (!spec) return;
+  const json doc = read_json_file(*spec);
+  if (!doc.contains("values") || !doc["values"].is_object()) return;
+  if (ceilings_doc.is_null()) {
+    ceilings_doc = {{"schema_version", 1}, {"kind", "kernelopt.ceilings"}, {"device", device},
+                    {"date", "unknown"}, {"ceilings", json::object()}};
+  }
+  json& entries = ceilings_doc["ceilings"];
+  for (const auto& [name, value] : doc["values"].items()) {
+    if (entries.contains(name) || !value.is_object() || !value.contains("value") || !value["value"].is_number()) continue;
+    const std::string unit = value.value("unit", "");
+    if (unit != "FLOP/s" && unit != "B/s") continue;
+    entries[name] = {{"value", value["value"]}, {"unit", unit},
+                     {"source", spec->filename().string() + ": " + value.value("source", "not stated")}};
+  }
+}
+}  // namespace
+
 namespace {
 
 json unavailable(const std::string& reason) { return {{"status", "unavailable"}, {"reason", reason}}; }
@@ -138,15 +166,16 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   } else {
     r.m_env = unavailable("no --env given");
   }
+  const bench_set bench = read_bench(in.m_bench);
   std::optional<ceilings_file> ceilings;
-  if (in.m_ceilings) {
-    r.m_ceilings = read_ceilings_document(*in.m_ceilings);
-    ceilings = ceilings_from_json(r.m_ceilings, in.m_ceilings->string());
+  if (in.m_ceilings) r.m_ceilings = read_ceilings_document(*in.m_ceilings);
+  add_spec_ceilings(m, bench.m_device, r.m_ceilings);
+  if (!r.m_ceilings.is_null()) {
+    ceilings = ceilings_from_json(r.m_ceilings, in.m_ceilings ? in.m_ceilings->string() : "spec file");
   }
   r.m_profile = optional_document(in.m_profile);
   r.m_static = optional_document(in.m_static);
 
-  const bench_set bench = read_bench(in.m_bench);
   r.m_timing_settings = bench.m_timing.value_or(m.m_timing);
   r.m_timing = build_timing(m, bench, in.m_variant, decl.m_parent,
                             best ? std::optional<std::string>(best->m_variant) : std::nullopt,
