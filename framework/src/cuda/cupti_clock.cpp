@@ -24,6 +24,17 @@ using memcpy_record = CUpti_ActivityMemcpy5;
 #endif
 using memset_record = CUpti_ActivityMemset4;
 
+// A memcpy or memset: part of the span, not a kernel.
+template <typename Record>
+device_op transfer_op(const Record* r) {
+  device_op op;
+  op.m_stream = r->streamId;
+  op.m_start = r->start;
+  op.m_end = r->end;
+  op.m_correlation = r->correlationId;
+  return op;
+}
+
 constexpr std::size_t k_buffer_bytes = std::size_t{8} << 20;
 constexpr std::size_t k_buffer_alignment = 8;
 constexpr CUpti_ExternalCorrelationKind k_external_kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
@@ -99,26 +110,12 @@ void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buff
         ops.push_back(std::move(op));
         break;
       }
-      case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto* m = reinterpret_cast<const memcpy_record*>(record);
-        device_op op;
-        op.m_stream = m->streamId;
-        op.m_start = m->start;
-        op.m_end = m->end;
-        op.m_correlation = m->correlationId;
-        ops.push_back(std::move(op));
+      case CUPTI_ACTIVITY_KIND_MEMCPY:
+        ops.push_back(transfer_op(reinterpret_cast<const memcpy_record*>(record)));
         break;
-      }
-      case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto* m = reinterpret_cast<const memset_record*>(record);
-        device_op op;
-        op.m_stream = m->streamId;
-        op.m_start = m->start;
-        op.m_end = m->end;
-        op.m_correlation = m->correlationId;
-        ops.push_back(std::move(op));
+      case CUPTI_ACTIVITY_KIND_MEMSET:
+        ops.push_back(transfer_op(reinterpret_cast<const memset_record*>(record)));
         break;
-      }
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         if (e->externalKind == k_external_kind) links.emplace_back(e->correlationId, e->externalId);
