@@ -48,13 +48,17 @@ class cuda_backend final : public backend {
     return pointer;
   }
   void release(void* pointer) noexcept override { cudaFree(pointer); }
+  // Copies go on the harness's own stream, then wait for it. A plain
+  // cudaMemcpy from pageable memory may return before its DMA has landed,
+  // and it is ordered only against the legacy default stream, not against
+  // this non-blocking one: under load (seen on an H200 with ctest -j8) the
+  // tail of the poison upload landed after the variant had written its
+  // output, and 260 rows read as never written.
   void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
-    activate();
-    check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy", "copying inputs to the device");
+    copy(dst, src, bytes, cudaMemcpyHostToDevice, "copying inputs to the device");
   }
   void copy_to_host(void* dst, const void* src, std::size_t bytes) override {
-    activate();
-    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", "copying outputs to the host");
+    copy(dst, src, bytes, cudaMemcpyDeviceToHost, "copying outputs to the host");
   }
   [[nodiscard]] void* stream() override {
     activate();
@@ -74,6 +78,11 @@ class cuda_backend final : public backend {
 
  private:
   void activate() { check(cudaSetDevice(m_device), "cudaSetDevice", "selecting the GPU"); }
+  void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const std::string& what) {
+    const auto s = static_cast<cudaStream_t>(stream());
+    check(cudaMemcpyAsync(dst, src, bytes, kind, s), "cudaMemcpyAsync", what);
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize", what);
+  }
 
   int m_device;
   cudaStream_t m_stream = nullptr;
