@@ -198,15 +198,23 @@ Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
 ``<k>``), ``<k>.static.<variant>`` for CUDA kernels (labels
 ``kernel-opt``, ``static``, ``<k>``; they skip when cuobjdump is not found)
-and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); the
-target ``optimize-<k>``; for CUDA kernels the target ``profile-<k>`` (Nsight
+and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); with
+``KernelOpt_BENCH_TESTS`` on, ``<k>.bench.<impl>`` per variant and baseline
+(labels ``kernel-opt``, ``bench``, ``<k>``; JSON in ``results/``). Tests
+that use a GPU declare CTest ``RESOURCE_GROUPS``: correctness ``gpus:1``,
+benchmark and perf ``gpus:<KernelOpt_GPU_SLOTS>`` (the whole GPU); with
+``KernelOpt_RESOURCE_SPEC=generated`` (default on CMake >= 3.28) the test
+``kernelopt.gpus`` writes the resource spec at test time (docs/multi-gpu.md).
+The target ``optimize-<k>``; for CUDA kernels the target ``profile-<k>`` (Nsight
 Compute on one launch per implementation and shape, into
 ``results/profile.json``; docs/profiling.md). Cache variables:
 ``KernelOpt_CUOBJDUMP``, ``KernelOpt_NCU``, ``KernelOpt_PROFILE_QUICK``,
 ``KernelOpt_CEILINGS``, ``KernelOpt_SPECS_DIR``, ``KernelOpt_NCU_METRICS``,
 ``KernelOpt_PROFILE_VARIANT_<k>``, ``KernelOpt_TEST_TIMEOUT``,
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
-``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``.
+``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
+``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
+none), ``KernelOpt_BENCH_TESTS`` (OFF).
 #]=======================================================================]
 
 include_guard(GLOBAL)
@@ -220,6 +228,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Static.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Profile.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")

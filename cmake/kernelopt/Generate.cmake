@@ -146,6 +146,7 @@ function(_kernel_opt_finalize kernel)
     _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "kernel '${kernel}' has no variant"
       HINT "add one with kernel_opt_add_variant(${kernel} v0 SOURCES ... ENTRY ...)")
   endif()
+  _kernel_opt_resource_mode(resource_mode ${kernel})  # the cache settings, checked before anything is generated
 
   # Signatures.
   _kernel_opt_parameters(impl_params ${kernel} ${backend} native)
@@ -296,7 +297,13 @@ int main(int argc, char** argv) { return @call@; }
         PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*\\[  FAILED  \\]")
       set_property(TEST ${kernel}.correct.${name} APPEND PROPERTY LABELS expected-failure)
     endif()
+    if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
+      _kernel_opt_gpu_test(${kernel}.correct.${name} ${kernel} SHARED)
+    endif()
   endforeach()
+  if(KernelOpt_BENCH_TESTS)
+    _kernel_opt_bench_tests(${kernel})
+  endif()
 
   _kernel_opt_loop_targets(${kernel})
   _kernel_opt_static_tests(${kernel})
@@ -538,4 +545,39 @@ function(_kernel_opt_loop_targets kernel)
     LABELS "kernel-opt;perf;${kernel}"
     SKIP_RETURN_CODE 77
     TIMEOUT ${timeout})
+  _kernel_opt_timing_test(${kernel}.perf ${kernel})
+endfunction()
+
+# A test that times: the whole GPU for CUDA kernels; for host kernels, the
+# whole machine (RUN_SERIAL), since any other test would disturb the clock.
+function(_kernel_opt_timing_test test kernel)
+  _kernel_opt_get(backend ${kernel} BACKEND)
+  if(backend STREQUAL "cuda")
+    _kernel_opt_gpu_test(${test} ${kernel} WHOLE)
+  else()
+    set_property(TEST ${test} PROPERTY RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
+# <k>.bench.<impl> (KernelOpt_BENCH_TESTS): one benchmark process per
+# variant and baseline, its JSON in results/bench.<impl>.json.
+function(_kernel_opt_bench_tests kernel)
+  _kernel_opt_get(bin ${kernel} BINARY_DIR)
+  _kernel_opt_get(variants ${kernel} VARIANTS)
+  _kernel_opt_get(baselines ${kernel} BASELINES)
+  _kernel_opt_get(timeout ${kernel} TIMEOUT)
+  set(ceilings "")
+  if(NOT "${KernelOpt_CEILINGS}" STREQUAL "")
+    set(ceilings "--kopt_ceilings=${KernelOpt_CEILINGS}")
+  endif()
+  foreach(name IN LISTS variants baselines)
+    add_test(NAME ${kernel}.bench.${name}
+      COMMAND ${kernel}_kopt_bench "--benchmark_filter=^${kernel}/${name}/"
+              "--benchmark_out=${bin}/results/bench.${name}.json" --benchmark_out_format=json ${ceilings})
+    set_tests_properties(${kernel}.bench.${name} PROPERTIES
+      LABELS "kernel-opt;bench;${kernel}"
+      SKIP_RETURN_CODE 77
+      TIMEOUT ${timeout})
+    _kernel_opt_timing_test(${kernel}.bench.${name} ${kernel})
+  endforeach()
 endfunction()

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -31,6 +32,11 @@ struct not_benchmarked {
   std::string m_impl;
   std::string m_reason;
 };
+
+std::int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -265,18 +271,36 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::fprintf(stderr, "%s: cannot set up timing: %s\n", argv[0], e.what());
     return 1;
   }
+  // Timing needs the GPU alone: CTest's allocation gives it where ctest has
+  // a resource spec; the claim holds it in every other case (cuda/gpu_claim.hpp).
+  json claim;
+  try {
+    claim = device->claim(true);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+    return 1;
+  }
   run.attach(*device, *engine);
   benchmark::AddCustomContext("kopt_kernel", spec.m_name);
   benchmark::AddCustomContext("kopt_device", device->device_name());
 
+  const std::int64_t started_ns = unix_now_ns();
   benchmark::RunSpecifiedBenchmarks();
+  const std::int64_t finished_ns = unix_now_ns();
 
   const std::string overhead = overhead_text(run.overheads());
   if (!overhead.empty()) std::fprintf(stderr, "%s\n", overhead.c_str());
   int status = run.failures() > 0 ? 1 : 0;
   if (!flags.m_out.empty() && flags.m_out_format == "json") {
     try {
-      add_kopt_to_file(flags.m_out, run.top_level(context.m_backend, skipped), run.results());
+      json top = run.top_level(context.m_backend, skipped);
+      // Which GPU, and when it was held: `kopt overlap` checks from these
+      // that no two benchmark runs shared a GPU.
+      top["gpu"] = device->identity();
+      top["claim"] = claim;
+      top["started_unix_ns"] = started_ns;
+      top["finished_unix_ns"] = finished_ns;
+      add_kopt_to_file(flags.m_out, top, run.results());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s: adding kopt fields to %s: %s\n", argv[0], flags.m_out.c_str(), e.what());
       status = 1;

@@ -3,7 +3,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
+
+#include "cuda/gpu_claim.hpp"
 
 #include "kernelopt/detail/mains.hpp"
 
@@ -40,6 +43,11 @@ class cuda_backend final : public backend {
     return prop.name;
   }
   [[nodiscard]] int device_index() const override { return m_device; }
+  [[nodiscard]] json identity() override { return to_json(identify(m_device)); }
+  json claim(bool exclusive) override {
+    if (!m_claim) m_claim.emplace(identify(m_device), exclusive ? claim_mode::exclusive : claim_mode::shared);
+    return m_claim->to_json();
+  }
 
   [[nodiscard]] void* allocate(std::size_t bytes) override {
     activate();
@@ -86,6 +94,7 @@ class cuda_backend final : public backend {
 
   int m_device;
   cudaStream_t m_stream = nullptr;
+  std::optional<gpu_claim> m_claim;  // held until the backend goes, at process end
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/json_io.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {
@@ -28,6 +29,14 @@ class backend {
   [[nodiscard]] virtual std::string unavailable_reason() = 0;
   [[nodiscard]] virtual std::string device_name() = 0;
   [[nodiscard]] virtual int device_index() const = 0;
+  // The device, for results files: {"index", "name", "uuid", "pci_bus_id",
+  // "ctest_allocation"}; null for the host.
+  [[nodiscard]] virtual json identity() = 0;
+  // Takes the device for the rest of the process: shared for correctness
+  // runs, exclusive for timing (cuda/gpu_claim.hpp). Returns what was taken,
+  // null when there is nothing to take (the host).
+  // REQUIRES: unavailable_reason() is empty.
+  virtual json claim(bool exclusive) = 0;
 
   [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
   virtual void release(void* pointer) noexcept = 0;

@@ -99,6 +99,8 @@ class run_state {
  public:
   run_state(const kernel_spec& spec, backend& device) : m_spec(spec), m_device(device) {}
 
+  void set_claim(json claim) { m_claim = std::move(claim); }
+
   void add(const impl_spec& variant, trial_result trial) {
     m_results[variant.m_name].push_back(std::move(trial));
   }
@@ -124,6 +126,8 @@ class run_state {
                 {"variant", variant},
                 {"backend", m_spec.m_backend == backend_kind::cuda ? "cuda" : "host"},
                 {"device", skip_reason.empty() ? json(m_device.device_name()) : json(nullptr)},
+                {"gpu", skip_reason.empty() ? m_device.identity() : json(nullptr)},
+                {"claim", m_claim},
                 {"status", status},
                 {"skip_reason", skip_reason.empty() ? json(nullptr) : json(skip_reason)},
                 {"seeds", m_spec.m_seeds},
@@ -143,6 +147,7 @@ class run_state {
 
   const kernel_spec& m_spec;
   backend& m_device;
+  json m_claim;  // what claim() took; null until then
   std::map<std::string, std::vector<trial_result>> m_results;
 };
 
@@ -217,6 +222,12 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
       std::printf("SKIPPED: %s\n", reason.c_str());
       state.write(opts.m_results, reason);
       return k_skip_status;
+    }
+    try {
+      state.set_claim(device->claim(false));
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: %s\n", error.what());
+      return 1;
     }
     std::printf("[kernelopt] %s on %s\n", spec.m_name.c_str(), device->device_name().c_str());
   }

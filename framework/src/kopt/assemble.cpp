@@ -91,6 +91,7 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
   timing_summary timing;
   timing.m_bench_file = std::filesystem::path(bench.m_file).filename().string();
   timing.m_device = bench.m_device;
+  timing.m_gpu = bench.m_gpu;
   timing.m_best_so_far = best;
   timing.m_quick = bench.m_quick ? *bench.m_quick
                                  : std::any_of(m.m_shapes.begin(), m.m_shapes.end(),

@@ -111,6 +111,10 @@ bench_set bench_from_json(const json& doc, const std::string& file) {
     }
     if (k.has("shape_set")) set.m_quick = k.at("shape_set").as_string() == "quick";
     if (k.has("device")) set.m_device = k.at("device").as_string();
+    if (k.has("gpu")) {
+      if (!k.at("gpu").raw().is_object()) k.at("gpu").fail("expected an object (index, uuid, pci_bus_id, ...)");
+      set.m_gpu = k.at("gpu").raw();
+    }
     if (k.has("timing")) set.m_timing = timing_settings_from_json(k.at("timing"));
   }
   const json_reader benchmarks = root.at("benchmarks");

@@ -12,6 +12,7 @@
 #ifdef KOPT_HAVE_CUDA
 #include "cuda/backend.hpp"
 #include "cuda/ceilings.hpp"
+#include "cuda/gpu_claim.hpp"
 #endif
 
 namespace kopt::cli {
@@ -49,6 +50,8 @@ int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& /*err*/
     out << "SKIPPED: " << *why << ": nothing measured, nothing written\n";
     return k_exit_skipped;
   }
+  // Measured alone on the GPU, as benchmarks are (cuda/gpu_claim.hpp).
+  const kopt::cuda::gpu_claim claim(kopt::cuda::identify(options.m_device), kopt::cuda::claim_mode::exclusive);
   const kopt::cuda::ceilings_result result = kopt::cuda::measure_ceilings(options);
   json doc = kopt::cuda::to_json(result, utc_now_iso());
   doc["mode"] = options.m_quick ? "quick (a smoke test with small sizes: not a ceiling)" : "full";

@@ -52,6 +52,8 @@ int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_profile(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_static(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_resources(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli

@@ -97,6 +97,7 @@ json to_json(const timing_summary& t) {
   for (const shape_timing& s : t.m_shapes) shapes.push_back(to_json(s));
   return {{"bench_file", t.m_bench_file},
           {"device", t.m_device.empty() ? json(nullptr) : json(t.m_device)},
+          {"gpu", t.m_gpu},
           {"quick", t.m_quick},
           {"best_so_far", string_or_null(t.m_best_so_far)},
           {"shapes", shapes}};
@@ -106,6 +107,7 @@ timing_summary timing_from_json(const json_reader& node) {
   timing_summary t;
   t.m_bench_file = node.at("bench_file").as_string();
   if (node.has("device")) t.m_device = node.at("device").as_string();
+  if (node.has("gpu")) t.m_gpu = node.at("gpu").raw();
   t.m_quick = node.at("quick").as_bool();
   t.m_best_so_far = optional_string(node, "best_so_far");
   const json_reader shapes = node.at("shapes");

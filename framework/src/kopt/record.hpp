@@ -56,6 +56,7 @@ struct shape_timing {
 struct timing_summary {
   std::string m_bench_file;  // base name
   std::string m_device;
+  json m_gpu;                                // which GPU timed it (bench's kopt.gpu), null if unknown
   bool m_quick = false;                      // timed on the quick shapes only
   std::optional<std::string> m_best_so_far;  // when the record was made
   std::vector<shape_timing> m_shapes;

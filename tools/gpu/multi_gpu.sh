@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The multi-GPU evidence for docs/multi-gpu.md, on a machine with 2+ GPUs:
+# the example suite's GPU tests (ctest -L kernel-opt, host_matmul left out:
+# it never touches a GPU) with `ctest -j`, first restricted to one GPU, then
+# on every GPU, each with its resource spec generated at test time
+# (KernelOpt_RESOURCE_SPEC=generated, CMake >= 3.28); then a correctness-only
+# run in file mode (ctest --resource-spec-file). Per run: wall time, the
+# ctest log, every result JSON (which GPU each test ran on) and
+# `kopt overlap` over the benchmark JSON.
+# Usage (repository root): tools/gpu/multi_gpu.sh BUILD_DIR OUT_DIR [JOBS]
+set -uo pipefail
+build=$1; out=$2; jobs=${3:-16}
+mkdir -p "$out"
+kopt=$build/framework/src/kopt/kopt
+nvidia-smi -L > "$out/devices.txt"
+exclude='^host_matmul\.'
+
+collect() {  # collect RUN_NAME: this run's result files into $out/RUN_NAME.tar.gz
+  local name=$1 list
+  list=$(mktemp)
+  find "$build/example_kernels" \( -path '*/results/*.json' -o -path '*/runs/*/perf.json' \) -newer "$build/.run_marker" > "$list"
+  tar czf "$out/$name-results.tar.gz" -T "$list" 2>/dev/null
+  # Which GPU each test process ran on, as its own JSON says.
+  python3 - "$list" > "$out/$name-gpus.txt" <<'PY'
+import json, sys
+for path in open(sys.argv[1]).read().split():
+    doc = json.load(open(path))
+    k = doc.get("kopt", doc)
+    gpu = k.get("gpu") or {}
+    print(f"{path.split('example_kernels/')[-1]:70} gpu {gpu.get('index')} {gpu.get('uuid')} "
+          f"ctest {gpu.get('ctest_allocation')} claim {(k.get('claim') or {}).get('mode')} "
+          f"waited {(k.get('claim') or {}).get('waited_s')}")
+PY
+  # shellcheck disable=SC2046
+  "$kopt" overlap $(grep -E '/(bench\.[^/]*|perf)\.json$' "$list") > "$out/$name-overlap.txt" 2>&1
+  echo "$name: kopt overlap exit $?" | tee -a "$out/summary.txt"
+  rm -f "$list"
+}
+
+run() {  # run NAME ENV... -- CTEST_ARGS...
+  local name=$1; shift
+  local envs=()
+  while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+  find "$build/example_kernels" -path '*/results/*.json' -delete
+  touch "$build/.run_marker"; sleep 1
+  local t0 t1
+  t0=$(date +%s.%N)
+  env "${envs[@]}" ctest --test-dir "$build" -j "$jobs" "$@" > "$out/$name-ctest.log" 2>&1
+  local status=$?
+  t1=$(date +%s.%N)
+  printf '%s: ctest exit %d, wall %s s\n' "$name" "$status" "$(awk "BEGIN{printf \"%.1f\", $t1 - $t0}")" | tee -a "$out/summary.txt"
+  collect "$name"
+}
+
+: > "$out/summary.txt"
+cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
+run one-gpu CUDA_VISIBLE_DEVICES=0 -- -L kernel-opt -E "$exclude"
+run all-gpus KOPT_UNUSED=1 -- -L kernel-opt -E "$exclude"
+cmake "$build" -DKernelOpt_RESOURCE_SPEC=file > /dev/null
+"$kopt" resources --out "$out/gpus.json" > "$out/resources.txt" 2>&1
+run file-mode KOPT_UNUSED=1 -- -L correctness -E "$exclude" --resource-spec-file "$out/gpus.json"
+cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
