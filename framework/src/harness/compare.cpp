@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/dtype.hpp"
-#include "harness/parallel.hpp"
+#include "kernelopt/parallel.hpp"
 
 namespace kopt {
 namespace {

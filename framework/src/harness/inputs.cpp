@@ -6,7 +6,7 @@
 
 #include "core/dtype.hpp"
 #include "core/expr.hpp"
-#include "harness/parallel.hpp"
+#include "kernelopt/parallel.hpp"
 
 namespace kopt {
 

@@ -5,7 +5,7 @@
 
 #include "core/dtype.hpp"
 #include "harness/inputs.hpp"
-#include "harness/parallel.hpp"
+#include "kernelopt/parallel.hpp"
 
 namespace kopt {
 namespace {

@@ -1,6 +1,9 @@
 // Splits [0, n) into chunks and runs them on all cores. The host side of a
 // trial (random fill, f64 conversion, comparison) touches every element of
-// tensors of up to a few GB; one core would make it the slowest part.
+// tensors of up to a few GB; one core would make it the slowest part. Host
+// references and host variants may use it too: a serial f64 reference over
+// a few hundred million elements is what a correctness test otherwise
+// waits for (docs/getting-started.md).
 #pragma once
 
 #include <algorithm>
