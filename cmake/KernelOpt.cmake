@@ -213,7 +213,7 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_PROFILE_VARIANT_<k>``, ``KernelOpt_TEST_TIMEOUT``,
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
-``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
+``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
 none), ``KernelOpt_BENCH_TESTS`` (OFF).
 #]=======================================================================]
 
@@ -236,6 +236,8 @@ set(KernelOpt_MIN_SAMPLES 10 CACHE STRING "Benchmark: minimum samples per measur
 set(KernelOpt_MIN_TIME 0.5 CACHE STRING "Benchmark: minimum seconds of samples per measurement")
 set(KernelOpt_MAX_NOISE 0.005 CACHE STRING "Benchmark: stop once the median's relative noise is below this")
 set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bound after this many seconds")
+set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
+  "<k>.perf: a change smaller than this fraction is SAME (raise it when CI runs on other boards than the records)")
 
 function(kernel_opt_add_kernel kernel)
   set(fn kernel_opt_add_kernel)

@@ -147,6 +147,11 @@ function(_kernel_opt_finalize kernel)
       HINT "add one with kernel_opt_add_variant(${kernel} v0 SOURCES ... ENTRY ...)")
   endif()
   _kernel_opt_resource_mode(resource_mode ${kernel})  # the cache settings, checked before anything is generated
+  if(NOT KernelOpt_PERF_THRESHOLD MATCHES "^0?\\.[0-9]+$|^0$")
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_THRESHOLD must be a fraction in [0, 1)"
+      KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
+      HINT "e.g. -DKernelOpt_PERF_THRESHOLD=0.03 for a 3 % band")
+  endif()
 
   # Signatures.
   _kernel_opt_parameters(impl_params ${kernel} ${backend} native)
@@ -539,7 +544,8 @@ function(_kernel_opt_loop_targets kernel)
     DEPENDS ${kernel}_kopt_test ${kernel}_kopt_bench KernelOpt::kopt
     USES_TERMINAL
     COMMENT "KernelOpt: one optimization iteration of ${kernel}")
-  add_test(NAME ${kernel}.perf COMMAND $<TARGET_FILE:KernelOpt::kopt> perf --manifest "${bin}/manifest.json")
+  add_test(NAME ${kernel}.perf COMMAND $<TARGET_FILE:KernelOpt::kopt> perf --manifest "${bin}/manifest.json"
+    --threshold ${KernelOpt_PERF_THRESHOLD})
   _kernel_opt_get(timeout ${kernel} TIMEOUT)
   set_tests_properties(${kernel}.perf PROPERTIES
     LABELS "kernel-opt;perf;${kernel}"

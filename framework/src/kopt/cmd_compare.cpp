@@ -1,5 +1,4 @@
 // kopt compare BASE NEW: noise-aware verdict per row (verdict.hpp has the rule).
-#include <cstdlib>
 #include <ostream>
 
 #include "kopt/commands.hpp"
@@ -8,14 +7,7 @@
 namespace kopt::cli {
 
 int cmd_compare(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  double threshold = k_default_threshold;
-  if (const auto text = args.optional_value("--threshold")) {
-    char* end = nullptr;
-    threshold = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !(threshold >= 0) || !(threshold < 1)) {
-      throw usage_error("--threshold must be a fraction in [0, 1), got '" + *text + "'");
-    }
-  }
+  const double threshold = threshold_option(args);
   const std::string format = args.optional_value("--format").value_or("md");
   if (format != "md" && format != "json")
     throw usage_error("--format must be md or json, got '" + format + "'");

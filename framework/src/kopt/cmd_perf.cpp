@@ -84,6 +84,12 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
         << ": times from different devices do not compare (record a baseline on this device)\n";
     return k_exit_skipped;
   }
+  const std::string recorded_gpu = best->m_timing.m_gpu.is_object() ? best->m_timing.m_gpu.value("uuid", "") : "";
+  const std::string this_gpu = measured.m_gpu.is_object() ? measured.m_gpu.value("uuid", "") : "";
+  if (!recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu) {
+    out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
+        << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
+  }
   std::optional<ceilings_file> ceilings;
   if (!best->m_ceilings.is_null())
     ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
@@ -91,7 +97,7 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
       build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
 
   const compare_result result = compute_verdicts(points_of(best->m_variant, best->m_timing),
-                                                 points_of(best->m_variant, now), k_default_threshold);
+                                                 points_of(best->m_variant, now), threshold_option(args));
   if (result.m_rows.empty()) {
     throw std::runtime_error("none of the benchmarked shapes is in the record of " + best->m_variant +
                              (args.has("--quick") ? ": run without --quick" : ""));

@@ -1,8 +1,10 @@
 #include "kopt/commands.hpp"
 
+#include <cstdlib>
 #include <ostream>
 
 #include "core/json_io.hpp"
+#include "kopt/verdict.hpp"
 
 namespace kopt::cli {
 
@@ -94,7 +96,8 @@ const std::vector<command>& command_table() {
        "",
        0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
-        {"--quick", "", o::flag, "benchmark the quick shapes only"}},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--threshold", "FRACTION", o::optional, "change treated as SAME (default 0.02; KernelOpt_PERF_THRESHOLD)"}},
        "0 no SLOWER shape and every TARGET that held still holds, 1 otherwise, 2 usage or input "
        "error, 77 no accepted record yet or benchmark skipped",
        cmd_perf},
@@ -162,6 +165,17 @@ const std::vector<command>& command_table() {
        cmd_help},
   };
   return table;
+}
+
+double threshold_option(const arguments& args) {
+  const auto text = args.optional_value("--threshold");
+  if (!text) return k_default_threshold;
+  char* end = nullptr;
+  const double threshold = std::strtod(text->c_str(), &end);
+  if (end == text->c_str() || *end != '\0' || !(threshold >= 0) || !(threshold < 1)) {
+    throw usage_error("--threshold must be a fraction in [0, 1), got '" + *text + "'");
+  }
+  return threshold;
 }
 
 const command* find_command(const std::string& name) {

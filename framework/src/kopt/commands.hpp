@@ -36,6 +36,9 @@ struct command {
 // "kopt record --manifest M --variant V ..." from the table row.
 [[nodiscard]] std::string usage_line(const command& cmd);
 
+// --threshold FRACTION in [0, 1), else k_default_threshold (verdict.hpp).
+[[nodiscard]] double threshold_option(const arguments& args);
+
 // Parses argv (without the program name), runs the subcommand, and turns
 // every error into a message on `err` and an exit code.
 [[nodiscard]] int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
