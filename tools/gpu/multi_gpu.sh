@@ -4,7 +4,8 @@
 # it never touches a GPU) with `ctest -j`, first on every GPU, then
 # restricted to one GPU, each with its resource spec generated at test time
 # (KernelOpt_RESOURCE_SPEC=generated, CMake >= 3.28); then a correctness-only
-# run in file mode (ctest --resource-spec-file). Per run: wall time, the
+# run in file mode (ctest --resource-spec-file); then the softmax benchmarks
+# with no resource groups (the per-GPU claim alone keeps them apart). Per run: wall time, the
 # ctest log, every result JSON (which GPU each test ran on) and
 # `kopt overlap` over the benchmark JSON.
 # Usage (repository root): tools/gpu/multi_gpu.sh BUILD_DIR OUT_DIR [JOBS]
@@ -67,4 +68,9 @@ run one-gpu CUDA_VISIBLE_DEVICES=0 -- -L kernel-opt -E "$exclude"
 cmake "$build" -DKernelOpt_RESOURCE_SPEC=file > /dev/null
 "$kopt" resources --out "$out/gpus.json" > "$out/resources.txt" 2>&1
 run file-mode KOPT_UNUSED=1 -- -L correctness -E "$exclude" --resource-spec-file "$out/gpus.json"
+# No resource groups at all: ctest starts the softmax benchmarks together,
+# all on GPU 0, and only the per-GPU claim keeps their timing apart.
+cmake "$build" -DKernelOpt_RESOURCE_SPEC=none > /dev/null
+run no-spec KOPT_UNUSED=1 -- -L bench -R '^softmax'
+grep -c "waiting for GPU" "$build/Testing/Temporary/LastTest.log" | sed 's/^/no-spec: claim waits logged: /' | tee -a "$out/summary.txt"
 cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
