@@ -14,6 +14,7 @@
 #include "bench/bench_json.hpp"
 #include "bench/ceilings.hpp"
 #include "bench/result.hpp"
+#include "core/unix_time.hpp"
 #include "harness/inputs.hpp"
 
 namespace kopt::bench {
@@ -32,11 +33,6 @@ struct not_benchmarked {
   std::string m_impl;
   std::string m_reason;
 };
-
-std::int64_t unix_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

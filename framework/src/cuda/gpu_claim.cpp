@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/unix_time.hpp"
 #include "cuda/nvml.hpp"
 
 namespace kopt::cuda {
@@ -40,11 +41,6 @@ int flock_retrying(int fd, int operation) {
 }
 
 }  // namespace
-
-std::int64_t unix_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 gpu_identity identify(int device) {
   gpu_identity gpu;
@@ -86,12 +82,19 @@ std::filesystem::path lock_path(const gpu_identity& gpu) {
   return lock_directory() / ("kernelopt-gpu-" + key + ".lock");
 }
 
-gpu_claim::gpu_claim(const gpu_identity& gpu, claim_mode mode) : m_mode(mode), m_path(lock_path(gpu)) {
-  m_fd = open_lock(m_path);
-  if (m_fd < 0) {
-    throw std::runtime_error("cannot open the GPU lock " + m_path.string() + ": " + std::strerror(errno) +
+gpu_claim gpu_claim::opened(const gpu_identity& gpu, claim_mode mode) {
+  gpu_claim claim;
+  claim.m_mode = mode;
+  claim.m_path = lock_path(gpu);
+  claim.m_fd = open_lock(claim.m_path);
+  if (claim.m_fd < 0) {
+    throw std::runtime_error("cannot open the GPU lock " + claim.m_path.string() + ": " + std::strerror(errno) +
                              " (set KOPT_GPU_LOCK_DIR to a writable directory)");
   }
+  return claim;
+}
+
+gpu_claim::gpu_claim(const gpu_identity& gpu, claim_mode mode) : gpu_claim(opened(gpu, mode)) {
   const auto start = std::chrono::steady_clock::now();
   if (flock_retrying(m_fd, lock_operation(mode) | LOCK_NB) != 0) {
     std::fprintf(stderr,
@@ -110,13 +113,7 @@ gpu_claim::gpu_claim(const gpu_identity& gpu, claim_mode mode) : m_mode(mode), m
 }
 
 std::optional<gpu_claim> gpu_claim::try_claim(const gpu_identity& gpu, claim_mode mode) {
-  gpu_claim claim;
-  claim.m_mode = mode;
-  claim.m_path = lock_path(gpu);
-  claim.m_fd = open_lock(claim.m_path);
-  if (claim.m_fd < 0) {
-    throw std::runtime_error("cannot open the GPU lock " + claim.m_path.string() + ": " + std::strerror(errno));
-  }
+  gpu_claim claim = opened(gpu, mode);
   if (flock_retrying(claim.m_fd, lock_operation(mode) | LOCK_NB) != 0) return std::nullopt;
   claim.m_granted_unix_ns = unix_now_ns();
   return claim;

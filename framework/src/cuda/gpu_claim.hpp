@@ -59,6 +59,8 @@ class gpu_claim {
 
  private:
   gpu_claim() = default;
+  // The lock file open, nothing locked yet; throws when it cannot be opened.
+  [[nodiscard]] static gpu_claim opened(const gpu_identity& gpu, claim_mode mode);
   void release() noexcept;
 
   int m_fd = -1;
@@ -67,7 +69,5 @@ class gpu_claim {
   double m_waited_s = 0.0;
   std::int64_t m_granted_unix_ns = 0;
 };
-
-[[nodiscard]] std::int64_t unix_now_ns();
 
 }  // namespace kopt::cuda

@@ -18,15 +18,6 @@
 namespace kopt::cli {
 namespace {
 
-[[maybe_unused]] int parse_positive(const std::string& option, const std::string& text, int max) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 0 || value > max) {
-    throw usage_error(option + " '" + text + "': expected an integer from 0 to " + std::to_string(max));
-  }
-  return static_cast<int>(value);
-}
-
 [[maybe_unused]] std::string human(double value, const std::string& unit) {
   char text[64];
   if (unit == "B/s") {
@@ -43,8 +34,8 @@ int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& /*err*/
 #ifdef KOPT_HAVE_CUDA
   kopt::cuda::ceilings_options options;
   options.m_device = kopt::cuda::assigned_device();
-  if (auto v = args.optional_value("--device")) options.m_device = parse_positive("--device", *v, 1024);
-  if (auto v = args.optional_value("--repeats")) options.m_repeats = std::max(1, parse_positive("--repeats", *v, 100000));
+  if (auto v = args.optional_value("--device")) options.m_device = int_option("--device", *v, 0, 1024);
+  if (auto v = args.optional_value("--repeats")) options.m_repeats = std::max(1, int_option("--repeats", *v, 0, 100000));
   options.m_quick = args.has("--quick");
   if (const auto why = kopt::cuda::device_unavailable_reason(options.m_device)) {
     out << "SKIPPED: " << *why << ": nothing measured, nothing written\n";

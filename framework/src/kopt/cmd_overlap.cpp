@@ -4,7 +4,6 @@
 // benchmark loop, wall clock, so runs on different hosts cannot be compared.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <ostream>
 
 #include "kopt/commands.hpp"
@@ -30,11 +29,7 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/)
         return a.m_start_ns < b.m_start_ns;
       })->m_start_ns;
 
-  std::map<std::string, std::vector<const gpu_interval*>> by_gpu;
-  for (const gpu_interval& i : intervals) by_gpu[i.m_gpu].push_back(&i);
-  for (auto& [gpu, list] : by_gpu) {
-    std::sort(list.begin(), list.end(),
-              [](const gpu_interval* a, const gpu_interval* b) { return a->m_start_ns < b->m_start_ns; });
+  for (const auto& [gpu, list] : group_by_gpu(intervals)) {
     std::int64_t busy = 0;
     for (const gpu_interval* i : list) busy += i->m_end_ns - i->m_start_ns;
     out << "GPU " << gpu << ": " << list.size() << " benchmark run(s), " << seconds(busy) << " s timing\n";

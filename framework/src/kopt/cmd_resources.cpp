@@ -6,7 +6,6 @@
 // so that ctest still schedules the GPU tests and they skip with their own
 // reason instead of failing for want of resources.
 #include <algorithm>
-#include <cstdlib>
 #include <ostream>
 #include <sstream>
 
@@ -16,15 +15,6 @@
 
 namespace kopt::cli {
 namespace {
-
-int parse_slots(const std::string& text) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1 || value > 1024) {
-    throw usage_error("--slots '" + text + "': expected an integer from 1 to 1024");
-  }
-  return static_cast<int>(value);
-}
 
 std::vector<spec_gpu> visible_gpus(const json& env) {
   std::vector<spec_gpu> gpus;
@@ -55,7 +45,7 @@ std::vector<spec_gpu> select(const std::vector<spec_gpu>& visible, const std::st
 }  // namespace
 
 int cmd_resources(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  const int slots = args.has("--slots") ? parse_slots(args.value("--slots")) : 4;
+  const int slots = args.has("--slots") ? int_option("--slots", args.value("--slots"), 1, 1024) : 4;
   const json env = env_document();
   std::vector<spec_gpu> gpus = visible_gpus(env);
   const std::string path = args.value("--out");

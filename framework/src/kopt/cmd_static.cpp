@@ -35,15 +35,6 @@ std::pair<std::string, std::string> split_signature(const std::string& option, c
   return {name, text.substr(equals + 1)};
 }
 
-long parse_register_limit(const std::string& text) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1 || value > 255) {
-    throw usage_error("--max-registers '" + text + "': expected an integer from 1 to 255");
-  }
-  return value;
-}
-
 // The claims in manifest order, then the variant's own signatures.
 std::vector<sass::signature> collect_signatures(const arguments& args, const variant_decl& decl) {
   std::map<std::string, std::string> method_regex;
@@ -91,7 +82,7 @@ int cmd_static(const arguments& args, std::ostream& out, std::ostream& /*err*/) 
   }
   const std::vector<sass::signature> signatures = collect_signatures(args, decl);
   sass::limits limits;
-  if (auto v = args.optional_value("--max-registers")) limits.m_max_registers = parse_register_limit(*v);
+  if (auto v = args.optional_value("--max-registers")) limits.m_max_registers = int_option("--max-registers", *v, 1, 255);
   limits.m_no_spills = args.has("--no-spills");
   limits.m_no_local_memory = args.has("--no-local-memory");
 

@@ -167,6 +167,16 @@ const std::vector<command>& command_table() {
   return table;
 }
 
+int int_option(const std::string& option, const std::string& text, int min, int max) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < min || value > max) {
+    throw usage_error(option + " '" + text + "': expected an integer from " + std::to_string(min) + " to " +
+                      std::to_string(max));
+  }
+  return static_cast<int>(value);
+}
+
 double threshold_option(const arguments& args) {
   const auto text = args.optional_value("--threshold");
   if (!text) return k_default_threshold;

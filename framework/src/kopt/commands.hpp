@@ -36,6 +36,10 @@ struct command {
 // "kopt record --manifest M --variant V ..." from the table row.
 [[nodiscard]] std::string usage_line(const command& cmd);
 
+// An integer option's value in [min, max]; usage_error "<option> '<text>':
+// expected an integer from <min> to <max>" otherwise.
+[[nodiscard]] int int_option(const std::string& option, const std::string& text, int min, int max);
+
 // --threshold FRACTION in [0, 1), else k_default_threshold (verdict.hpp).
 [[nodiscard]] double threshold_option(const arguments& args);
 

@@ -1,7 +1,6 @@
 #include "kopt/gpu_schedule.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace kopt {
 
@@ -32,13 +31,19 @@ gpu_interval read_gpu_interval(const std::filesystem::path& bench_json) {
   return interval;
 }
 
-std::vector<interval_overlap> find_overlaps(const std::vector<gpu_interval>& intervals) {
-  std::map<std::string, std::vector<const gpu_interval*>> by_gpu;
+intervals_by_gpu group_by_gpu(const std::vector<gpu_interval>& intervals) {
+  intervals_by_gpu by_gpu;
   for (const gpu_interval& i : intervals) by_gpu[i.m_gpu].push_back(&i);
-  std::vector<interval_overlap> overlaps;
   for (auto& [gpu, list] : by_gpu) {
     std::sort(list.begin(), list.end(),
               [](const gpu_interval* a, const gpu_interval* b) { return a->m_start_ns < b->m_start_ns; });
+  }
+  return by_gpu;
+}
+
+std::vector<interval_overlap> find_overlaps(const std::vector<gpu_interval>& intervals) {
+  std::vector<interval_overlap> overlaps;
+  for (const auto& [gpu, list] : group_by_gpu(intervals)) {
     // Every earlier interval still running when a later one starts overlaps
     // it; intervals that merely touch (end == start) do not.
     for (std::size_t j = 1; j < list.size(); ++j) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct gpu_interval {
 
 // Throws format_error naming the file and the field when one is missing.
 [[nodiscard]] gpu_interval read_gpu_interval(const std::filesystem::path& bench_json);
+
+// The intervals of each GPU, in start order.
+using intervals_by_gpu = std::map<std::string, std::vector<const gpu_interval*>>;
+[[nodiscard]] intervals_by_gpu group_by_gpu(const std::vector<gpu_interval>& intervals);
 
 struct interval_overlap {
   const gpu_interval* m_first;
