@@ -150,6 +150,29 @@ TEST_F(optimize_test, perf_passes_on_the_same_binary_and_fails_on_a_slowdown) {
       << slower.m_out;
 }
 
+// Records say which GPU timed them; perf says when this run's GPU is
+// another board of the same model (they differ by a few percent).
+TEST_F(optimize_test, perf_notes_another_board_of_the_same_model) {
+  json record = read_json_file(c.path("records/softmax/v4.json"));
+  record["timing"]["gpu"] = {{"index", 0}, {"uuid", "GPU-aaaa"}};
+  write_json_atomic(c.path("records/softmax/v4.json"), record);
+  json bench = read_json_file(c.path("bench/perf.same.json"));
+  bench["kopt"]["gpu"] = {{"index", 1}, {"uuid", "GPU-bbbb"}};
+  write_json_atomic(c.path("bench/perf.other_board.json"), bench);
+  fake_harness_env env;
+  env.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.other_board.json").string());
+  const run_result r = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "note: the record was timed on GPU-aaaa, this run on GPU-bbbb")) << r.m_out;
+
+  bench["kopt"]["gpu"] = "GPU-bbbb";  // not an object: an input error naming file and field
+  write_json_atomic(c.path("bench/perf.bad_gpu.json"), bench);
+  env.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.bad_gpu.json").string());
+  const run_result bad = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(bad.m_code, 2) << bad.m_out << bad.m_err;
+  EXPECT_TRUE(contains(bad.m_err, "/kopt/gpu: expected an object")) << bad.m_err;
+}
+
 TEST_F(optimize_test, perf_fails_when_a_target_no_longer_holds) {
   fake_harness_env env;
   // 12% slower: gbps falls below 0.85 x copy_bandwidth.
