@@ -45,7 +45,7 @@ TEST_F(gate_test, changed_source_is_rejected) {
   write_text(c.path("src/v4_warp_per_row.cpp"), "// edited after the record\n");
   const run_result r = gate("v4");
   EXPECT_EQ(r.m_code, 1);
-  EXPECT_TRUE(contains(r.m_out, "FAIL  source      sources changed since the record")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  source       sources changed since the record")) << r.m_out;
   EXPECT_TRUE(contains(r.m_out, "note: the record says ACCEPT")) << r.m_out;
   fs::remove(c.path("src/v4_warp_per_row.cpp"));
   EXPECT_TRUE(contains(gate("v4").m_out, "cannot hash the current sources")) << gate("v4").m_out;
@@ -59,11 +59,13 @@ TEST_F(gate_test, masked_parent_and_best_so_far) {
             0);
   const run_result r = gate("v4");
   EXPECT_EQ(r.m_code, 1);
-  EXPECT_TRUE(contains(r.m_out, "parent v1 is masked (timed on a throttled GPU)")) << r.m_out;
+  // The masked parent is shown, not held against v4 (lineage is not a veto).
+  EXPECT_TRUE(contains(r.m_out, "ok    parent       lineage: v1 masked (timed on a throttled GPU); judged on its own evidence"))
+      << r.m_out;
   // Best-so-far falls back to v0, which v4's bench file did not time.
   EXPECT_TRUE(contains(r.m_out, "best-so-far v0 was not timed in the same benchmark file")) << r.m_out;
   const run_result masked = gate("v1");
-  EXPECT_TRUE(contains(masked.m_out, "FAIL  masked      masked: timed on a throttled GPU")) << masked.m_out;
+  EXPECT_TRUE(contains(masked.m_out, "FAIL  masked       masked: timed on a throttled GPU")) << masked.m_out;
 }
 
 TEST_F(gate_test, loop_order_and_missing_parent) {
@@ -106,7 +108,7 @@ TEST_F(gate_test, one_shape_slower_by_more_than_three_percent) {
   EXPECT_EQ(r.m_code, 1);
   EXPECT_TRUE(contains(r.m_out, "ok    speedup")) << r.m_out;
   EXPECT_TRUE(contains(
-      r.m_out, "FAIL  per_shape   slower than best-so-far v1 by more than 3%: rows=8192,cols=8192 +4.5%"))
+      r.m_out, "FAIL  per_shape    slower than best-so-far v1 by more than 3%: rows=8192,cols=8192 +4.5%"))
       << r.m_out;
 }
 
@@ -153,11 +155,11 @@ TEST_F(gate_test, malformed_records_are_input_errors_naming_file_and_path) {
   const run_result missing = gate("v4");
   EXPECT_EQ(missing.m_code, 2);
   EXPECT_TRUE(contains(missing.m_err, v1 + ": /timing/shapes/0/median_ns: missing")) << missing.m_err;
-  patch_json("records/softmax/v1.json", [](json& r) { r["schema_version"] = 2; });
+  patch_json("records/softmax/v1.json", [](json& r) { r["schema_version"] = 3; });
   const run_result newer =
       run_kopt({"report", "--manifest", c.manifest(), "--out-dir", c.path("out").string()});
   EXPECT_EQ(newer.m_code, 2);
-  EXPECT_TRUE(contains(newer.m_err, v1 + ": /schema_version: 2 is newer than this kopt reads (1)"))
+  EXPECT_TRUE(contains(newer.m_err, v1 + ": /schema_version: 3 is newer than this kopt reads (2)"))
       << newer.m_err;
   patch_json("records/softmax/v1.json", [](json& r) { r["kind"] = "kernelopt.env"; });
   const run_result kind = run_kopt({"compare", v1, c.record("v4").string()});
@@ -167,6 +169,117 @@ TEST_F(gate_test, malformed_records_are_input_errors_naming_file_and_path) {
   const run_result bad = run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v1", "--reason", "x"});
   EXPECT_EQ(bad.m_code, 2);
   EXPECT_TRUE(contains(bad.m_err, v1 + ": invalid JSON at line 1")) << bad.m_err;
+}
+
+// Evidence rules (docs/loop.md): records are re-checked where used.
+TEST_F(gate_test, a_hand_edited_decision_is_inconsistent_everywhere) {
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  // v3 was rejected (vague hypothesis, +1%); claim it was accepted.
+  patch_json("records/softmax/v3.json", [](json& r) { r["gate"]["decision"] = "ACCEPT"; });
+  const run_result r = gate("v4");
+  EXPECT_EQ(r.m_code, 0) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "vs best-so-far v1")) << r.m_out;  // v3 never counts
+  EXPECT_TRUE(contains(r.m_out, "note: softmax/v3 ACCEPT (inconsistent): inconsistent (decision ACCEPT although a stored check failed"))
+      << r.m_out;
+  // Editing the checks too: the evidence still says the hypothesis fails.
+  patch_json("records/softmax/v3.json", [](json& r) {
+    for (json& check : r["gate"]["checks"]) check["ok"] = true;
+  });
+  const run_result again = gate("v4");
+  EXPECT_TRUE(contains(again.m_out, "rule hypothesis is stored as ok but the record's evidence says FAIL")) << again.m_out;
+  const run_result report = run_kopt({"report", "--manifest", c.manifest(), "--out-dir", c.path("out").string()});
+  ASSERT_EQ(report.m_code, 0) << report.m_err;
+  const std::string markdown = read_text(c.path("out/report.md"));
+  EXPECT_TRUE(contains(markdown, "ACCEPT (inconsistent)")) << markdown;
+  EXPECT_FALSE(contains(markdown, "ACCEPT (inconsistent) (best)")) << markdown;
+}
+
+TEST_F(gate_test, a_stale_best_never_counts) {
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  write_text(c.path("src/v4_warp_per_row.cpp"), "// edited after the record\n");
+  const run_result report = run_kopt({"report", "--manifest", c.manifest(), "--out-dir", c.path("out").string()});
+  ASSERT_EQ(report.m_code, 0) << report.m_err;
+  const std::string markdown = read_text(c.path("out/report.md"));
+  EXPECT_TRUE(contains(markdown, "ACCEPT (stale)")) << markdown;
+  EXPECT_TRUE(contains(markdown, "sources changed since the record")) << markdown;
+  EXPECT_TRUE(contains(markdown, "v1 | ") || contains(markdown, "best")) << markdown;
+  const run_result perf = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_TRUE(contains(perf.m_out, "note: softmax/v4 ACCEPT (stale)")) << perf.m_out;
+  EXPECT_TRUE(contains(perf.m_out, "best is v1")) << perf.m_out;
+}
+
+TEST_F(gate_test, a_child_of_a_rejected_parent_is_judged_on_its_evidence) {
+  patch_json(k_manifest, [](json& m) { m["variants"][4]["parent"] = "v3"; });
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 0) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "ok    parent       lineage: v3 rejected; judged on its own evidence")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "vs best-so-far v1")) << r.m_out;
+}
+
+TEST_F(gate_test, work_the_timed_stream_missed_rejects) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  patch_json("bench/bench.v4.json", [](json& b) {
+    json& k = b["benchmarks"][0]["kopt"];
+    k["flags"] = {"clock_disagreement"};
+    k["second_clock"] = {{"available", true}, {"median_ns", 25 * k["median_ns"].get<double>()},
+                         {"agreement", "disagree"}, {"difference", 24.0}, {"bound", 0.02},
+                         {"kernels", json::array({{{"name", "k"}, {"stream", 7}}, {{"name", "k2"}, {"stream", 13}}})}};
+  });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 1);
+  EXPECT_TRUE(contains(r.m_out, "FAIL  clock        the timed stream missed work the CUPTI clock saw: rows=4096,cols=4096: events"))
+      << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "kernels on 2 streams")) << r.m_out;
+}
+
+TEST_F(gate_test, a_small_clock_disagreement_on_one_stream_is_a_notice) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  patch_json("bench/bench.v4.json", [](json& b) {
+    json& k = b["benchmarks"][0]["kopt"];
+    k["flags"] = {"clock_disagreement"};
+    k["second_clock"] = {{"available", true}, {"median_ns", 1.034 * k["median_ns"].get<double>()},
+                         {"agreement", "disagree"}, {"difference", 0.034}, {"bound", 0.02},
+                         {"kernels", json::array({{{"name", "k"}, {"stream", 13}}})}};
+  });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 0) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "notice: benchmark flag clock_disagreement (below the rejecting bound) on rows=4096,cols=4096"))
+      << r.m_out;
+}
+
+TEST_F(gate_test, the_benchmark_must_have_checked_what_it_timed) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  patch_json("bench/bench.v4.json", [](json& b) {
+    json& k = b["benchmarks"][0]["kopt"];
+    k = {{"kernel", k["kernel"]}, {"impl", k["impl"]}, {"role", k["role"]}, {"shape", k["shape"]},
+         {"error", "output check failed after the timed calls (input set 1): 'y': 16777216 never written"},
+         {"output_check", {{"status", "fail"}, {"detail", "output check failed after the timed calls (input set 1)"}}}};
+    b["benchmarks"][1]["kopt"].erase("output_check");
+  });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 1);
+  EXPECT_TRUE(contains(r.m_out, "FAIL  bench_output rows=4096,cols=4096: fail: output check failed after the timed calls"))
+      << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "rows=8192,cols=8192: the benchmark did not check what it timed")) << r.m_out;
+}
+
+TEST_F(gate_test, interleaved_rounds_decide_the_speedup) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  // The medians say v4 is 1.15x faster; the rounds, sampled in turn, say
+  // the two ran alike: the rounds win.
+  patch_json("bench/bench.v4.json", [](json& b) {
+    for (json& entry : b["benchmarks"]) {
+      json& k = entry["kopt"];
+      std::vector<double> medians;
+      for (int i = 0; i < 12; ++i) medians.push_back(40000.0 * (1 + 0.001 * (i % 3)));
+      k["rounds"] = {{"order", "abba"}, {"block", 4}, {"count", 12}, {"window", {"v4", "v1", "v0"}}, {"medians_ns", medians}};
+    }
+  });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 1) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  speedup      geomean 1.00x vs best-so-far v1")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "interleaved rounds on 2 of 2 shapes")) << r.m_out;
 }
 
 TEST_F(gate_test, gate_without_records_is_an_input_error) {

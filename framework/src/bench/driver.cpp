@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
+#include <map>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -15,6 +18,8 @@
 #include "bench/ceilings.hpp"
 #include "bench/result.hpp"
 #include "core/unix_time.hpp"
+#include "bench/session.hpp"
+#include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
 
 namespace kopt::bench {
@@ -58,36 +63,35 @@ std::vector<const impl_spec*> benchmarked_impls(const kernel_spec& spec, std::ve
   return impls;
 }
 
-// Device buffers of one benchmark, filled once from the first seed.
-struct prepared_inputs {
-  std::vector<device_buffer> m_buffers;
-  std::vector<void*> m_pointers;
-};
-
-prepared_inputs prepare(const kernel_spec& spec, const shape_spec& shape, backend& device) {
-  const std::uint64_t seed = spec.m_seeds.empty() ? 1 : spec.m_seeds.front();
-  const host_tensors host = make_inputs(spec, shape, seed);
-  prepared_inputs inputs;
-  inputs.m_buffers.reserve(spec.m_args.size());
-  for (std::size_t i = 0; i < spec.m_args.size(); ++i) {
-    const std::vector<unsigned char>& data = host.m_data[i];
-    inputs.m_buffers.emplace_back(device, std::max<std::size_t>(data.size(), 1));
-    // Outputs too: zero-filled by make_inputs, so every run starts alike.
-    if (!data.empty()) device.copy_to_device(inputs.m_buffers.back().get(), data.data(), data.size());
-    inputs.m_pointers.push_back(inputs.m_buffers.back().get());
+// What --benchmark_filter selects, as Google Benchmark reads it: empty or
+// "all" is everything, a leading '-' negates, else a regex search.
+class name_filter {
+ public:
+  explicit name_filter(std::string filter) {
+    if (filter.empty() || filter == "all") filter = ".";
+    if (filter[0] == '-') {
+      m_negated = true;
+      filter.erase(0, 1);
+    }
+    m_regex = std::regex(filter, std::regex::extended);
   }
-  device.synchronize("uploading the inputs of " + shape.m_text);
-  return inputs;
-}
+  [[nodiscard]] bool selects(const std::string& name) const { return std::regex_search(name, m_regex) != m_negated; }
+
+ private:
+  std::regex m_regex;
+  bool m_negated = false;
+};
 
 class bench_run {
  public:
   bench_run(const kernel_spec& spec, const options& opts, std::optional<ceilings> limits)
       : m_spec(spec), m_options(opts), m_ceilings(std::move(limits)) {}
 
-  void attach(backend& device, timing_engine& engine) {
+  void attach(backend& device, backend& host, timing_engine& engine, std::vector<const bench_case*> selected) {
     m_device = &device;
+    m_host = &host;
     m_engine = &engine;
+    m_selected = std::move(selected);
   }
 
   void run(benchmark::State& state, const bench_case& c);
@@ -98,62 +102,101 @@ class bench_run {
   [[nodiscard]] int failures() const { return m_failures; }
 
  private:
-  void measure(benchmark::State& state, const bench_case& c, const launch_fn& launch);
-  void fail(benchmark::State& state, const bench_case& c, const std::string& error);
+  void profile(benchmark::State& state, const bench_case& c);
+  void report(benchmark::State& state, const bench_case& c, impl_outcome outcome);
+  // Measures every selected implementation of c's shape together; queues
+  // an outcome for each of their cases.
+  void measure_shape_of(const bench_case& c);
+  void fail(benchmark::State& state, const bench_case& c, const std::string& error, json output_check = nullptr);
 
   const kernel_spec& m_spec;
   const options& m_options;
   std::optional<ceilings> m_ceilings;
   backend* m_device = nullptr;
+  backend* m_host = nullptr;
   timing_engine* m_engine = nullptr;
+  std::vector<const bench_case*> m_selected;
+  std::map<std::string, std::deque<impl_outcome>> m_pending;  // by case name
   results_by_name m_results;
   std::vector<overhead_entry> m_overheads;
   int m_failures = 0;
 };
 
-void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error) {
+void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error, json output_check) {
   state.SkipWithError(error.c_str());
-  m_results[c.m_name].push_back(error_json(m_spec, *c.m_impl, *c.m_shape, error));
+  json row = error_json(m_spec, *c.m_impl, *c.m_shape, error);
+  if (!output_check.is_null()) row["output_check"] = std::move(output_check);
+  m_results[c.m_name].push_back(std::move(row));
   ++m_failures;
 }
 
 void bench_run::run(benchmark::State& state, const bench_case& c) {
-  prepared_inputs inputs;
-  void* stream = nullptr;
-  try {
-    if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
-    inputs = prepare(m_spec, *c.m_shape, *m_device);
-    stream = m_device->stream();
-  } catch (const std::exception& e) {
-    fail(state, c, std::string("preparing inputs: ") + e.what());
-    return;  // the loop below would not run after SkipWithError
-  }
-  const invoke_fn invoke = c.m_impl->m_invoke;
-  void* const* pointers = inputs.m_pointers.data();
-  const std::int64_t* dims = c.m_shape->m_dims.data();
-  const launch_fn launch = [invoke, pointers, dims, stream] { invoke(pointers, dims, stream); };
-
   for (auto _ : state) {
-    try {
-      if (m_options.m_profile) {
-        const double start = now_s();
-        m_engine->profile(launch, std::max<std::size_t>(1, settings_from(m_spec.m_timing).m_warmup_samples));
-        m_device->synchronize("profiling " + c.m_name);
-        state.SetIterationTime(now_s() - start);
-        m_results[c.m_name].push_back(profile_json(m_spec, *c.m_impl, *c.m_shape));
-      } else {
-        measure(state, c, launch);
-      }
-    } catch (const std::exception& e) {
-      fail(state, c, e.what());
+    if (m_options.m_profile) {
+      profile(state, c);
+      continue;
     }
+    std::deque<impl_outcome>& queue = m_pending[c.m_name];
+    if (queue.empty()) measure_shape_of(c);
+    if (queue.empty()) {
+      fail(state, c, "no measurement was made for " + c.m_name);
+      continue;
+    }
+    impl_outcome outcome = std::move(queue.front());
+    queue.pop_front();
+    report(state, c, std::move(outcome));
   }
 }
 
-void bench_run::measure(benchmark::State& state, const bench_case& c, const launch_fn& launch) {
+void bench_run::measure_shape_of(const bench_case& c) {
+  std::vector<const bench_case*> together;
+  for (const bench_case* other : m_selected) {
+    if (other->m_shape == c.m_shape) together.push_back(other);
+  }
+  if (std::find(together.begin(), together.end(), &c) == together.end()) together.push_back(&c);
+  std::vector<const impl_spec*> impls;
+  for (const bench_case* t : together) impls.push_back(t->m_impl);
+  std::vector<impl_outcome> outcomes = measure_shape(m_spec, *c.m_shape, impls, *m_device, *m_host, *m_engine);
+  for (std::size_t i = 0; i < together.size(); ++i) m_pending[together[i]->m_name].push_back(std::move(outcomes[i]));
+}
+
+void bench_run::profile(benchmark::State& state, const bench_case& c) {
+  const std::optional<std::string> error = [&]() -> std::optional<std::string> {
+    try {
+      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
+      const std::uint64_t seed = m_spec.m_seeds.empty() ? 1 : m_spec.m_seeds.front();
+      guarded_tensors tensors(m_spec, *c.m_shape, *m_device);
+      tensors.load(make_inputs(m_spec, *c.m_shape, seed));
+      const invoke_fn invoke = c.m_impl->m_invoke;
+      void* const* pointers = tensors.pointers();
+      const std::int64_t* dims = c.m_shape->m_dims.data();
+      void* stream = m_device->stream();
+      const double start = now_s();
+      m_engine->profile([invoke, pointers, dims, stream] { invoke(pointers, dims, stream); },
+                        std::max<std::size_t>(1, settings_from(m_spec.m_timing).m_warmup_samples));
+      m_device->synchronize("profiling " + c.m_name);
+      state.SetIterationTime(now_s() - start);
+      return std::nullopt;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    } catch (...) {
+      return std::string("an exception of a type not derived from std::exception");
+    }
+  }();
+  if (error) {
+    fail(state, c, *error);
+  } else {
+    m_results[c.m_name].push_back(profile_json(m_spec, *c.m_impl, *c.m_shape));
+  }
+}
+
+void bench_run::report(benchmark::State& state, const bench_case& c, impl_outcome outcome) {
+  if (outcome.m_error) {
+    fail(state, c, *outcome.m_error, outcome.m_output_check);
+    return;
+  }
   const sampler_settings settings = settings_from(m_spec.m_timing);
-  const measurement m = m_engine->measure(launch, settings);
-  m_device->synchronize("benchmarking " + c.m_name);
+  const measurement& m = outcome.m_measurement;
   const sample_stats& stats = m.m_primary.m_stats;
   state.SetIterationTime(stats.m_median * 1e-9);
 
@@ -167,7 +210,10 @@ void bench_run::measure(benchmark::State& state, const bench_case& c, const laun
   state.counters["samples"] = benchmark::Counter(static_cast<double>(stats.m_count));
   if (std::isfinite(stats.m_noise)) state.counters["noise%"] = benchmark::Counter(100.0 * stats.m_noise);
 
-  m_results[c.m_name].push_back(benchmark_json(m_spec, *c.m_impl, *c.m_shape, m, r, settings.m_max_noise));
+  json row = benchmark_json(m_spec, *c.m_impl, *c.m_shape, m, r, settings.m_max_noise);
+  row["rounds"] = outcome.m_rounds;
+  row["output_check"] = outcome.m_output_check;
+  m_results[c.m_name].push_back(std::move(row));
   m_overheads.push_back({c.m_name, m.m_harness_ns_per_sample, m.m_second_clock_cost_ns});
 }
 
@@ -276,7 +322,13 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
   }
-  run.attach(*device, *engine);
+  const name_filter filter(flags.m_filter);
+  std::vector<const bench_case*> selected;
+  for (const bench_case& c : cases) {
+    if (filter.selects(c.m_name)) selected.push_back(&c);
+  }
+  const std::unique_ptr<backend> host = make_host_backend();
+  run.attach(*device, *host, *engine, std::move(selected));
   benchmark::AddCustomContext("kopt_kernel", spec.m_name);
   benchmark::AddCustomContext("kopt_device", device->device_name());
 

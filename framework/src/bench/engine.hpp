@@ -1,7 +1,8 @@
 // How one backend times an implementation. The shared driver (driver.hpp)
-// registers the benchmarks, prepares inputs and writes results; an engine
-// only measures: steady clock for the host backend, device events plus a
-// CUPTI second clock for CUDA (framework/src/cuda/bench_main.cpp).
+// registers the benchmarks, prepares inputs, decides the order of samples
+// (interleave.hpp) and writes results; an engine only takes samples: steady
+// clock for the host backend, device events plus a CUPTI second clock for
+// CUDA (framework/src/cuda/bench_main.cpp).
 #pragma once
 
 #include <functional>
@@ -28,13 +29,37 @@ struct measurement {
   double m_harness_ns_per_sample = 0;   // wall time per sample minus its device time
 };
 
+// The device state over one measurement window (several implementations
+// sampled in turn): the clock record and whether the clocks were held down.
+struct window_state {
+  json m_clock;  // null when not applicable (host)
+  bool m_throttled = false;
+  bool m_launch_not_hidden = false;
+};
+
 class timing_engine {
  public:
   virtual ~timing_engine() = default;
   // Fields merged into the top-level kopt.timing (e.g. l2_flush_bytes).
   [[nodiscard]] virtual json timing_fields() const = 0;
-  // Warm-up, then samples until `settings` says stop. Throws on a device error.
-  [[nodiscard]] virtual measurement measure(const launch_fn& launch, const sampler_settings& settings) = 0;
+  // Resolution of the primary clock in ns (floors the noise estimate).
+  [[nodiscard]] virtual double resolution_ns() const = 0;
+
+  // A window opens before the first sample of a set of implementations and
+  // closes after the last; poll() runs between samples (clock polling).
+  virtual void begin_window() {}
+  virtual void poll() {}
+  [[nodiscard]] virtual window_state end_window() { return {}; }
+
+  // The first call of an implementation, outside timing and synchronized
+  // (lazy module loading, page faults). Throws on a device error.
+  virtual void warm(const launch_fn& launch) = 0;
+  // One cold sample in ns: caches flushed, then the launch timed.
+  [[nodiscard]] virtual double sample_ns(const launch_fn& launch) = 0;
+  // After the primary samples of one implementation: the second clock
+  // (CUPTI for CUDA) and its flags, into `m`.
+  virtual void second_clock(const launch_fn& launch, const sampler_settings& settings, measurement& m) = 0;
+
   // No timing: `warmup` launches, then exactly one launch inside the
   // profiler range (cudaProfilerStart/Stop for CUDA).
   virtual void profile(const launch_fn& launch, std::size_t warmup) = 0;

@@ -17,8 +17,6 @@ using steady = std::chrono::steady_clock;
 constexpr std::size_t k_min_flush_bytes = std::size_t{8} << 20;
 constexpr std::size_t k_unknown_flush_bytes = std::size_t{64} << 20;
 
-double now_s() { return std::chrono::duration<double>(steady::now().time_since_epoch()).count(); }
-
 // "32768K" / "8M" (sysfs cache size) -> bytes; 0 if unreadable.
 std::size_t sysfs_size(const std::string& path) {
   std::ifstream file(path);
@@ -75,23 +73,20 @@ class host_engine final : public timing_engine {
     return {{"cache_flush_bytes", m_flush.size()}, {"clock", "steady_clock"}, {"clock_resolution_ns", m_resolution_ns}};
   }
 
-  [[nodiscard]] measurement measure(const launch_fn& launch, const sampler_settings& requested) override {
-    sampler_settings settings = requested;
-    settings.m_resolution_ns = m_resolution_ns;
-    launch();  // first call outside timing: page faults, lazy initialization
-    const auto sample = [&] {
-      flush_caches();
-      const steady::time_point start = steady::now();
-      launch();
-      return std::chrono::duration<double, std::nano>(steady::now() - start).count();
-    };
-    measurement m;
-    m.m_primary = run_sampling(settings, sample, now_s);
-    const sample_stats& s = m.m_primary.m_stats;
-    if (s.m_count > 0) m.m_harness_ns_per_sample = m.m_primary.m_wall_s * 1e9 / static_cast<double>(s.m_count) - s.m_mean;
+  [[nodiscard]] double resolution_ns() const override { return m_resolution_ns; }
+
+  void warm(const launch_fn& launch) override { launch(); }  // page faults, lazy initialization
+
+  [[nodiscard]] double sample_ns(const launch_fn& launch) override {
+    flush_caches();
+    const steady::time_point start = steady::now();
+    launch();
+    return std::chrono::duration<double, std::nano>(steady::now() - start).count();
+  }
+
+  void second_clock(const launch_fn&, const sampler_settings&, measurement& m) override {
     m.m_second_clock = {{"available", false}, {"reason", "host backend"}};
     m.m_clock = nullptr;
-    return m;
   }
 
   void profile(const launch_fn& launch, std::size_t warmup) override {

@@ -127,6 +127,7 @@ benchmark_flags read_benchmark_flags(int argc, char** argv) {
   if (const char* env = std::getenv("BENCHMARK_LIST_TESTS")) flags.m_list_tests = truthy(env);
   if (const char* env = std::getenv("BENCHMARK_OUT")) flags.m_out = env;
   if (const char* env = std::getenv("BENCHMARK_OUT_FORMAT")) flags.m_out_format = env;
+  if (const char* env = std::getenv("BENCHMARK_FILTER")) flags.m_filter = env;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (const auto v = flag_value(arg, "benchmark_list_tests")) {
@@ -135,6 +136,8 @@ benchmark_flags read_benchmark_flags(int argc, char** argv) {
       flags.m_out = *out;
     } else if (const auto format = flag_value(arg, "benchmark_out_format"); format && !format->empty()) {
       flags.m_out_format = *format;
+    } else if (const auto filter = flag_value(arg, "benchmark_filter")) {
+      flags.m_filter = *filter;
     }
   }
   return flags;

@@ -38,6 +38,7 @@ struct benchmark_flags {
   bool m_list_tests = false;
   std::string m_out;                // --benchmark_out
   std::string m_out_format = "json";
+  std::string m_filter;             // --benchmark_filter: which benchmarks run (measured together per shape)
 };
 [[nodiscard]] benchmark_flags read_benchmark_flags(int argc, char** argv);
 

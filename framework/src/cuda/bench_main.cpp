@@ -74,32 +74,37 @@ class cuda_engine final : public bench::timing_engine {
             {"second_clock", m_use_cupti ? "cupti" : "off"}};
   }
 
-  [[nodiscard]] measurement measure(const launch_fn& launch, const sampler_settings& requested) override {
-    sampler_settings settings = requested;
-    settings.m_resolution_ns = event_timer::k_resolution_ns;
+  [[nodiscard]] double resolution_ns() const override { return event_timer::k_resolution_ns; }
+
+  void begin_window() override {
     m_timer.reset_blocking();
-    // First launch outside timing and unblocked: lazy module loading may
-    // synchronize, which a blocked stream would turn into a timeout.
+    m_monitor.begin();
+  }
+  void poll() override { m_monitor.poll(); }
+  [[nodiscard]] bench::window_state end_window() override {
+    m_monitor.finish();
+    bench::window_state w;
+    w.m_clock = m_monitor.to_json();
+    w.m_throttled = m_monitor.throttled();
+    w.m_launch_not_hidden = m_timer.blocking_timeouts() > 0;
+    return w;
+  }
+
+  // Unblocked: lazy module loading may synchronize, which a blocked stream
+  // would turn into a timeout.
+  void warm(const launch_fn& launch) override {
     launch();
     m_device.synchronize("the first launch");
+  }
 
-    measurement m;
-    m_monitor.begin();
-    m.m_primary = bench::run_sampling(
-        settings, [&] { return m_timer.sample_ns(launch); }, now_s, [&] { m_monitor.poll(); });
-    const bench::sample_stats& s = m.m_primary.m_stats;
-    m.m_harness_ns_per_sample = m.m_primary.m_wall_s * 1e9 / static_cast<double>(s.m_count) - s.m_mean;
-    if (m_timer.blocking_timeouts() > 0) m.m_flags.emplace_back("launch_not_hidden");
+  [[nodiscard]] double sample_ns(const launch_fn& launch) override { return m_timer.sample_ns(launch); }
 
+  void second_clock(const launch_fn& launch, const sampler_settings& settings, measurement& m) override {
     if (m_use_cupti) {
-      second_clock(launch, settings, m);
+      cupti_pass(launch, settings, m);
     } else {
       m.m_second_clock = unavailable_clock("disabled by --kopt_no_cupti");
     }
-    m_monitor.finish();
-    m.m_clock = m_monitor.to_json();
-    if (m_monitor.throttled()) m.m_flags.emplace_back("throttled");
-    return m;
   }
 
   void profile(const launch_fn& launch, std::size_t warmup) override {
@@ -118,7 +123,7 @@ class cuda_engine final : public bench::timing_engine {
   // Second pass with CUPTI on: same cold samples, each launch tagged with
   // its sample's id. Stops by the sampler's rules with min_time 0, a third
   // of the timeout, and no more samples than the event pass took.
-  void second_clock(const launch_fn& launch, const sampler_settings& primary_settings, measurement& m) {
+  void cupti_pass(const launch_fn& launch, const sampler_settings& primary_settings, measurement& m) {
     const std::string why = m_cupti.begin();
     if (!why.empty()) {
       m.m_second_clock = unavailable_clock(why);

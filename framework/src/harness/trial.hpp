@@ -9,6 +9,7 @@
 
 #include "harness/backend.hpp"
 #include "harness/compare.hpp"
+#include "harness/guarded.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {
@@ -23,10 +24,6 @@ struct trial_result {
   [[nodiscard]] bool passed() const;
   [[nodiscard]] std::string diagnosis() const;  // empty when passed
 };
-
-// The tolerance an output is checked with: TOLERANCE if declared (floating
-// outputs only), else the per-dtype default.
-[[nodiscard]] tolerance_spec tolerance_for(const kernel_spec& spec, const arg_spec& arg);
 
 // `device` runs the kernel's backend; `host` is used for a host reference.
 [[nodiscard]] trial_result run_trial(const kernel_spec& spec, const impl_spec& variant,

@@ -103,6 +103,10 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
     const bench_row& row = *bench.find(variant, shape);
     shape_timing t;
     t.m_shape = shape;
+    if (!row.m_output_check.empty()) {
+      t.m_output_check = row.m_output_check;
+      if (!row.m_output_detail.empty()) t.m_output_detail = row.m_output_detail;
+    }
     if (row.m_error) {
       t.m_error = row.m_error;
       timing.m_shapes.push_back(std::move(t));
@@ -129,6 +133,11 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
     const bench_row* reference_row = m.m_reference ? bench.find(m.m_reference->m_name, shape) : nullptr;
     t.m_speedup_vs_parent = speedup(parent_row, row);
     t.m_speedup_vs_best = speedup(best_row, row);
+    if (best_row != nullptr && !best_row->m_error) {
+      if (const std::optional<paired_speedup> p = pair_rounds(row, *best_row)) {
+        t.m_paired_vs_best = paired_timing{*best, p->m_speedup, p->m_noise, static_cast<std::int64_t>(p->m_rounds)};
+      }
+    }
     t.m_speedup_vs_reference = speedup(reference_row, row);
     add_measured(t, parent_row, "parent");
     add_measured(t, best_row, "best_so_far");

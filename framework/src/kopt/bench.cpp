@@ -1,5 +1,8 @@
 #include "kopt/bench.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace kopt {
 namespace {
 
@@ -22,6 +25,15 @@ bench_row read_kopt_row(const json_reader& entry) {
   row.m_impl = k.at("impl").as_string();
   row.m_role = k.at("role").as_string();
   row.m_shape = k.at("shape").as_string();
+  if (k.has("output_check")) {
+    const json_reader check = k.at("output_check");
+    row.m_output_check = check.at("status").as_string();
+    if (row.m_output_check != "pass" && row.m_output_check != "fail" && row.m_output_check != "unavailable") {
+      check.at("status").fail("expected \"pass\", \"fail\" or \"unavailable\"");
+    }
+    if (check.has("detail")) row.m_output_detail = check.at("detail").as_string();
+    if (check.has("reason")) row.m_output_detail = check.at("reason").as_string();
+  }
   if (entry.has("error_occurred") && entry.at("error_occurred").as_bool()) {
     row.m_error = entry.has("error_message") ? entry.at("error_message").as_string() : "error";
     return row;
@@ -52,7 +64,25 @@ bench_row read_kopt_row(const json_reader& entry) {
     for (std::size_t i = 0; i < flags.size(); ++i) row.m_flags.push_back(flags.at(i).as_string());
   }
   if (k.has("stop_reason")) row.m_stop_reason = k.at("stop_reason").as_string();
+  if (k.has("rounds")) {
+    const json_reader rounds = k.at("rounds");
+    const json_reader medians = rounds.at("medians_ns");
+    for (std::size_t i = 0; i < medians.size(); ++i) {
+      const double median = medians.at(i).as_number();
+      if (!(median > 0)) medians.at(i).fail("a round's median must be > 0");
+      row.m_round_medians.push_back(median);
+    }
+    const json_reader window = rounds.at("window");
+    for (std::size_t i = 0; i < window.size(); ++i) row.m_window.push_back(window.at(i).as_string());
+  }
   return row;
+}
+
+double median_sorted(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t low = static_cast<std::size_t>(position);
+  const std::size_t high = std::min(low + 1, sorted.size() - 1);
+  return sorted[low] + (position - static_cast<double>(low)) * (sorted[high] - sorted[low]);
 }
 
 // Plain Google Benchmark: "<k>/<impl>/<shape>[/iterations:1][/manual_time]".
@@ -77,6 +107,27 @@ bench_row read_plain_row(const json_reader& entry) {
 }
 
 }  // namespace
+
+std::optional<paired_speedup> pair_rounds(const bench_row& self, const bench_row& other) {
+  const std::size_t n = self.m_round_medians.size();
+  if (n < 2 || other.m_round_medians.size() != n || self.m_window != other.m_window) return std::nullopt;
+  std::vector<double> logs;
+  for (std::size_t i = 0; i < n; ++i) logs.push_back(std::log(other.m_round_medians[i] / self.m_round_medians[i]));
+  std::sort(logs.begin(), logs.end());
+  const double median = median_sorted(logs, 0.5);
+  std::vector<double> deviations;
+  for (const double x : logs) deviations.push_back(std::fabs(x - median));
+  std::sort(deviations.begin(), deviations.end());
+  const double mad = median_sorted(deviations, 0.5);
+  const double iqr = median_sorted(logs, 0.75) - median_sorted(logs, 0.25);
+  // As the bench's median_noise: robust sigma, then the median's standard error.
+  const double sigma = std::max(1.4826 * mad, iqr / 1.349);
+  paired_speedup p;
+  p.m_speedup = std::exp(median);
+  p.m_noise = 1.2533 * sigma / std::sqrt(static_cast<double>(n));
+  p.m_rounds = n;
+  return p;
+}
 
 const bench_row* bench_set::find(const std::string& impl, const std::string& shape) const {
   for (const bench_row& row : m_rows) {

@@ -34,7 +34,27 @@ struct bench_row {
   json m_clock;
   std::vector<std::string> m_flags;
   std::string m_stop_reason;
+  // kopt.output_check.status: pass | fail | unavailable; "" when the file has
+  // none (plain Google Benchmark, or a bench older than the check).
+  std::string m_output_check;
+  std::string m_output_detail;
+  // kopt.rounds: the median of each interleaved round, and the
+  // implementations sampled in the same rounds (bench/interleave.hpp).
+  std::vector<double> m_round_medians;
+  std::vector<std::string> m_window;
 };
+
+// Two implementations sampled in the same interleaved rounds, compared
+// round by round: speedup = exp(median over rounds of ln(other / self)),
+// noise = the relative standard error of that median (the spread between
+// rounds: drift, order and run-to-run effects, not only within a round).
+struct paired_speedup {
+  double m_speedup = 1;
+  double m_noise = 0;
+  std::size_t m_rounds = 0;
+};
+// nullopt unless both rows have the same number of rounds (>= 2) from one window.
+[[nodiscard]] std::optional<paired_speedup> pair_rounds(const bench_row& self, const bench_row& other);
 
 struct bench_set {
   std::string m_file;    // as given, for messages

@@ -29,6 +29,7 @@ int cmd_gate(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const gate_result gate =
       evaluate_gate(m, *candidate, records, hash_current_sources(m, candidate->m_variant));
   out << render_gate_text(m.m_kernel, candidate->m_variant, gate);
+  for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
   if (gate.m_decision != candidate->m_gate.m_decision) {
     out << "note: the record says " << candidate->m_gate.m_decision << " (at "
         << candidate->m_gate.m_evaluated_utc << "); the state has changed since\n";

@@ -111,6 +111,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
+  for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
   // As the optimize-<k> build target, a decision (REJECT) or a skip (no
   // GPU) is the iteration's outcome, printed and recorded, not a build error.
   const bool as_target = args.has("--build-target");

@@ -52,6 +52,7 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
   const record_set records = load_records(m);
   const record* best = records.best();
+  for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
   if (best == nullptr) {
     out << "SKIPPED: no accepted record of " << m.m_kernel << " yet (" << m.kernel_records_dir().string()
         << "): nothing to guard\n";

@@ -22,8 +22,28 @@ std::vector<std::string> strings(const json_reader& node) {
   return out;
 }
 
+json to_json(const std::optional<paired_timing>& p) {
+  if (!p) return nullptr;
+  return {{"impl", p->m_impl}, {"speedup", p->m_speedup}, {"noise", p->m_noise}, {"rounds", p->m_rounds}};
+}
+
+json output_check_json(const shape_timing& t) {
+  if (!t.m_output_check) return nullptr;
+  return {{"status", *t.m_output_check}, {"detail", string_or_null(t.m_output_detail)}};
+}
+
+void read_output_check(const json_reader& node, shape_timing& t) {
+  if (!node.has("output_check")) return;
+  const json_reader check = node.at("output_check");
+  t.m_output_check = check.at("status").as_string();
+  if (*t.m_output_check != "pass" && *t.m_output_check != "fail" && *t.m_output_check != "unavailable") {
+    check.at("status").fail("expected \"pass\", \"fail\" or \"unavailable\"");
+  }
+  t.m_output_detail = optional_string(check, "detail");
+}
+
 json to_json(const shape_timing& t) {
-  if (t.m_error) return {{"shape", t.m_shape}, {"error", *t.m_error}};
+  if (t.m_error) return {{"shape", t.m_shape}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
   json baselines = json::object();
   for (const auto& [name, value] : t.m_speedup_vs_baselines) baselines[name] = number_or_null(value);
   json measured = json::array();
@@ -52,12 +72,15 @@ json to_json(const shape_timing& t) {
             {"best_so_far", number_or_null(t.m_speedup_vs_best)},
             {"reference", number_or_null(t.m_speedup_vs_reference)},
             {"baselines", baselines}}},
-          {"measured_with", measured}};
+          {"measured_with", measured},
+          {"output_check", output_check_json(t)},
+          {"paired_vs_best", to_json(t.m_paired_vs_best)}};
 }
 
 shape_timing shape_timing_from_json(const json_reader& node) {
   shape_timing t;
   t.m_shape = node.at("shape").as_string();
+  read_output_check(node, t);
   if (node.has("error")) {
     t.m_error = node.at("error").as_string();
     return t;
@@ -88,6 +111,11 @@ shape_timing shape_timing_from_json(const json_reader& node) {
     const json_reader m = measured.at(i);
     t.m_measured_with.push_back({m.at("impl").as_string(), m.at("role").as_string(),
                                  m.at("median_ns").as_number(), optional_number(m, "noise")});
+  }
+  if (node.has("paired_vs_best")) {
+    const json_reader p = node.at("paired_vs_best");
+    t.m_paired_vs_best = paired_timing{p.at("impl").as_string(), p.at("speedup").as_number(),
+                                       p.at("noise").as_number(), p.at("rounds").as_integer()};
   }
   return t;
 }
@@ -179,7 +207,7 @@ json to_json(const gate_result& g) {
 json to_json(const record& r) {
   json masked = nullptr;
   if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
-  return {{"schema_version", k_record_schema_version},
+  return {{"schema_version", r.m_schema_version},
           {"kind", "kernelopt.record"},
           {"kernel", r.m_kernel},
           {"variant", r.m_variant},
@@ -205,6 +233,7 @@ json to_json(const record& r) {
 record record_from_json(const json& doc, const std::string& file) {
   const json_reader root(doc, file);
   record r;
+  r.m_schema_version = static_cast<int>(root.at("schema_version").as_integer());
   r.m_kernel = root.at("kernel").as_string();
   r.m_variant = root.at("variant").as_string();
   r.m_parent = optional_string(root, "parent");

@@ -17,7 +17,9 @@
 
 namespace kopt {
 
-inline constexpr int k_record_schema_version = 1;
+// 2: per-shape output_check and paired (interleaved) speedup vs best; the
+// gate rules bench_output and clock apply (docs/formats.md).
+inline constexpr int k_record_schema_version = 2;
 
 // Another implementation timed in the same benchmark file, same shape.
 struct measured_impl {
@@ -27,9 +29,23 @@ struct measured_impl {
   std::optional<double> m_noise;
 };
 
+// The candidate and the best-so-far sampled in the same interleaved rounds
+// (kopt/bench.hpp pair_rounds).
+struct paired_timing {
+  std::string m_impl;  // the best-so-far
+  double m_speedup = 1;
+  double m_noise = 0;
+  std::int64_t m_rounds = 0;
+};
+
 struct shape_timing {
   std::string m_shape;
   std::optional<std::string> m_error;  // the benchmark of this shape failed
+  // The benchmark's own check of what it timed: pass | fail | unavailable;
+  // nullopt when the bench file had none (schema 1 records).
+  std::optional<std::string> m_output_check;
+  std::optional<std::string> m_output_detail;
+  std::optional<paired_timing> m_paired_vs_best;
   double m_median_ns = 0;
   std::optional<double> m_p10_ns;
   std::optional<double> m_p90_ns;
@@ -97,6 +113,7 @@ struct mask_info {
 };
 
 struct record {
+  int m_schema_version = k_record_schema_version;  // as read: the rules of that version apply
   std::string m_kernel;
   std::string m_variant;
   std::optional<std::string> m_parent;

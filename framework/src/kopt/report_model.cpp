@@ -47,7 +47,7 @@ std::string stop_reason(const manifest& m, const record_set& records, const repo
   for (std::size_t i = 0; i < records.size(); ++i) {
     const record* r = records.at(i);
     if (r == nullptr || r->m_masked) continue;
-    if (r->m_gate.accepted()) {
+    if (records.status_at(i).counts()) {
       run.clear();
     } else {
       run.push_back(r->m_variant);
@@ -107,7 +107,12 @@ report_model build_report(const manifest& m, const record_set& records, const st
     v.m_vs_parent =
         geomean_of(r->m_timing.m_shapes, [](const shape_timing& s) { return s.m_speedup_vs_parent; });
     if (root != nullptr) v.m_vs_root = across_runs(*root, *r);
-    v.m_decision = r->m_masked ? "MASKED" : r->m_gate.m_decision;
+    const record_status& status = records.status_at(i);
+    v.m_decision = r->m_masked && status.m_state == record_state::masked ? "MASKED" : status.label(*r);
+    // Re-checked now: stale or inconsistent records say why and never count.
+    if (status.m_state == record_state::stale || status.m_state == record_state::inconsistent) {
+      v.m_reasons.push_back(status.describe(*r) + ": does not count as best");
+    }
     // Masked: why. Rejected: what failed. Accepted: by how much it won.
     if (r->m_masked) {
       v.m_reasons.push_back("masked: " + r->m_masked->m_reason);

@@ -23,7 +23,9 @@ struct report_version {
   std::optional<double> m_geomean_ns;  // over the shapes it was timed on
   std::optional<double> m_vs_parent;   // same benchmark file
   std::optional<double> m_vs_root;     // across runs: root's records against this one's
-  std::string m_decision;              // ACCEPT | REJECT | MASKED | "not recorded"
+  // ACCEPT | REJECT | MASKED | "not recorded", with " (stale)" or
+  // " (inconsistent)" when the record is re-checked and does not count.
+  std::string m_decision;
   std::vector<std::string> m_reasons;
   bool m_is_best = false;
   std::string m_bottleneck;                       // from the profile; "not profiled" until then

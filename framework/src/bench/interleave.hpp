@@ -1,0 +1,47 @@
+// Sampling several implementations of one shape in turn, so that drift of
+// the machine (clocks, temperature, other load) falls on all of them alike
+// instead of on whichever ran last. Round r takes a block of samples of
+// every implementation, in declaration order on even rounds and in reverse
+// on odd ones (A B, B A, A B, ...: seed 000's ABBA rule); the median of each
+// block is kept, so that `kopt` can compare two implementations round by
+// round and measure the spread between rounds, not only within a run.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "bench/sampler.hpp"
+
+namespace kopt::bench {
+
+inline constexpr std::size_t k_min_rounds = 6;
+// A block aims at this fraction of min_time, so that a run has about
+// 1 / k_block_fraction rounds when it stops on min_time.
+inline constexpr double k_block_fraction = 1.0 / 16;
+inline constexpr std::size_t k_max_block = 4096;
+
+struct interleaved_result {
+  std::vector<sampling_result> m_impls;              // pooled samples per implementation
+  std::vector<std::vector<double>> m_round_medians;  // [implementation][round]
+  std::size_t m_block = 1;                           // samples per implementation per round
+  std::size_t m_rounds = 0;
+};
+
+// The block size: samples per implementation per round, from the slowest
+// implementation's warm-up sample time (ns) so that a block takes about
+// k_block_fraction of min_time; 1 when min_time is 0.
+[[nodiscard]] std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns);
+
+// Runs settings.m_warmup_samples discarded samples of each implementation,
+// then rounds until every implementation's sampler has converged (and at
+// least k_min_rounds rounds ran), or the wall time passes
+// settings.m_timeout_s × count, or an implementation reaches max_samples.
+// `sample(i)` takes one sample of implementation i in ns; `between` runs
+// after every sample, outside any measurement.
+[[nodiscard]] interleaved_result run_interleaved(const sampler_settings& settings, std::size_t count,
+                                                 const std::function<double(std::size_t)>& sample,
+                                                 const std::function<double()>& wall_now_s,
+                                                 const std::function<void()>& between = {});
+
+}  // namespace kopt::bench

@@ -1,0 +1,294 @@
+#include "bench/session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "bench/interleave.hpp"
+#include "harness/guarded.hpp"
+#include "harness/inputs.hpp"
+
+namespace kopt::bench {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs `f`; the text of anything it throws, whatever its type.
+template <class F>
+std::optional<std::string> failure_of(F&& f) {
+  try {
+    f();
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  } catch (...) {
+    return std::string("an exception of a type not derived from std::exception");
+  }
+}
+
+// Seeds of the benchmark's input sets and fresh contents: distinct from each
+// other and from the correctness seeds' first use.
+std::uint64_t bench_seed(const kernel_spec& spec, std::uint64_t k) {
+  const std::uint64_t base = spec.m_seeds.empty() ? 1 : spec.m_seeds.front();
+  return base * 1000003ULL + 7919ULL * (k + 1);
+}
+
+std::string number_text(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+// Content and expected outputs of one input set.
+struct content {
+  host_tensors m_tensors;
+  expected_outputs m_expected;
+};
+
+class shape_run {
+ public:
+  shape_run(const kernel_spec& spec, const shape_spec& shape, const std::vector<const impl_spec*>& impls,
+            backend& device, backend& host, timing_engine& engine)
+      : m_spec(spec), m_shape(shape), m_impls(impls), m_device(device), m_host(host), m_engine(engine),
+        m_out(impls.size()), m_calls(impls.size(), 0), m_checks(impls.size(), 0) {}
+
+  std::vector<impl_outcome> run();
+
+ private:
+  [[nodiscard]] bool alive(std::size_t i) const { return !m_out[i].m_error; }
+  void fail(std::size_t i, const std::string& why) {
+    if (!m_out[i].m_error) m_out[i].m_error = why;
+  }
+  void fail_all(const std::string& why) {
+    for (std::size_t i = 0; i < m_impls.size(); ++i) fail(i, why);
+  }
+  content make_content(std::uint64_t seed) {
+    content c;
+    c.m_tensors = make_inputs(m_spec, m_shape, seed);
+    if (m_spec.m_reference) {
+      backend& ref = m_spec.m_reference->m_backend == backend_kind::host ? m_host : m_device;
+      c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, ref);
+    }
+    return c;
+  }
+  void invoke(std::size_t i, std::size_t set) {
+    m_impls[i]->m_invoke(m_sets[set]->pointers(), m_shape.m_dims.data(), m_device.stream());
+  }
+  // Poisoned outputs, one launch on `set` holding `c`, every output checked.
+  void checked_launch(std::size_t i, std::size_t set, const content& c, const std::string& when);
+  void check_all(const std::string& when);
+  void sample_all();
+  void fresh_content();
+
+  const kernel_spec& m_spec;
+  const shape_spec& m_shape;
+  const std::vector<const impl_spec*>& m_impls;
+  backend& m_device;
+  backend& m_host;
+  timing_engine& m_engine;
+  std::vector<impl_outcome> m_out;
+  std::vector<std::size_t> m_calls;   // launches per implementation, for the rotation
+  std::vector<std::size_t> m_checks;  // checked launches per implementation
+  std::vector<std::unique_ptr<guarded_tensors>> m_sets;
+  std::vector<content> m_contents;
+  std::vector<std::vector<double>> m_fresh_ns;
+  window_state m_window;
+  interleaved_result m_sampled;
+  std::vector<std::size_t> m_sampled_index;  // implementation -> index in m_sampled, or npos
+};
+
+void shape_run::checked_launch(std::size_t i, std::size_t set, const content& c, const std::string& when) {
+  if (!alive(i)) return;
+  const impl_spec& impl = *m_impls[i];
+  const std::optional<std::string> error = failure_of([&] {
+    m_sets[set]->load(c.m_tensors);
+    invoke(i, set);
+    m_device.synchronize("the checked launch of " + impl.m_name + " on " + m_shape.m_text);
+    const run_check check = m_sets[set]->check(c.m_tensors, c.m_expected);
+    ++m_checks[i];
+    if (!check.passed()) {
+      throw std::runtime_error("output check failed " + when + " (input set " + std::to_string(set) +
+                               "): " + check.diagnosis());
+    }
+  });
+  if (error) fail(i, *error);
+}
+
+void shape_run::check_all(const std::string& when) {
+  if (!m_spec.m_reference) return;
+  for (std::size_t i = 0; i < m_impls.size(); ++i) {
+    for (std::size_t set = 0; set < m_sets.size(); ++set) checked_launch(i, set, m_contents[set], when);
+  }
+}
+
+void shape_run::sample_all() {
+  const sampler_settings settings = [&] {
+    sampler_settings s = settings_from(m_spec.m_timing);
+    s.m_resolution_ns = m_engine.resolution_ns();
+    return s;
+  }();
+  // A fault of one implementation during sampling drops it and the window
+  // is measured again without it: the others' rows never carry its fault.
+  for (;;) {
+    std::vector<std::size_t> live;
+    for (std::size_t i = 0; i < m_impls.size(); ++i) {
+      if (alive(i)) live.push_back(i);
+    }
+    m_sampled_index.assign(m_impls.size(), static_cast<std::size_t>(-1));
+    if (live.empty()) return;
+    std::size_t current = live.front();
+    const std::optional<std::string> error = failure_of([&] {
+      for (const std::size_t i : live) {
+        current = i;
+        m_engine.warm([&] { invoke(i, m_calls[i]++ % m_sets.size()); });
+      }
+      m_engine.begin_window();
+      m_sampled = run_interleaved(
+          settings, live.size(),
+          [&](std::size_t k) {
+            current = live[k];
+            return m_engine.sample_ns([&, i = live[k]] { invoke(i, m_calls[i]++ % m_sets.size()); });
+          },
+          now_s, [&] { m_engine.poll(); });
+      m_window = m_engine.end_window();
+      for (std::size_t k = 0; k < live.size(); ++k) m_sampled_index[live[k]] = k;
+      for (const std::size_t i : live) {
+        current = i;
+        measurement& m = m_out[i].m_measurement;
+        m.m_primary = m_sampled.m_impls[m_sampled_index[i]];
+        m_engine.second_clock([&] { invoke(i, m_calls[i]++ % m_sets.size()); }, settings, m);
+        m.m_clock = m_window.m_clock;
+        if (m_window.m_throttled) m.m_flags.emplace_back("throttled");
+        if (m_window.m_launch_not_hidden) m.m_flags.emplace_back("launch_not_hidden");
+        const sample_stats& s = m.m_primary.m_stats;
+        if (s.m_count > 0) {
+          m.m_harness_ns_per_sample = m.m_primary.m_wall_s * 1e9 / static_cast<double>(s.m_count) - s.m_mean;
+        }
+      }
+    });
+    if (!error) return;
+    fail(current, "while timing " + m_impls[current]->m_name + ": " + *error);
+    // A device error may leave the device unusable; the retry shows it.
+    if (const auto sync = failure_of([&] { m_device.synchronize("after a failed benchmark"); })) {
+      fail_all("the device failed while timing " + m_impls[current]->m_name + ": " + *sync);
+      return;
+    }
+  }
+}
+
+void shape_run::fresh_content() {
+  m_fresh_ns.assign(m_impls.size(), {});
+  for (std::size_t f = 0; f < k_fresh_samples; ++f) {
+    const bool last = f + 1 == k_fresh_samples;
+    content c;
+    const std::optional<std::string> error = failure_of([&] {
+      c.m_tensors = make_inputs(m_spec, m_shape, bench_seed(m_spec, k_input_sets + f));
+      m_sets[0]->load_inputs(c.m_tensors);
+      m_device.synchronize("loading fresh inputs on " + m_shape.m_text);
+    });
+    if (error) {
+      fail_all("loading fresh inputs: " + *error);
+      return;
+    }
+    for (std::size_t i = 0; i < m_impls.size(); ++i) {
+      if (!alive(i)) continue;
+      const std::optional<std::string> sampled = failure_of([&] {
+        m_fresh_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, 0); }));
+        m_device.synchronize("a sample on fresh inputs");
+      });
+      if (sampled) fail(i, "while timing on fresh inputs: " + *sampled);
+    }
+    // New content under the pointers the implementation has seen: a
+    // result cached by pointer is stale here.
+    if (last && m_spec.m_reference) {
+      const std::optional<std::string> reference = failure_of([&] {
+        if (m_spec.m_reference) {
+          backend& ref = m_spec.m_reference->m_backend == backend_kind::host ? m_host : m_device;
+          c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, ref);
+        }
+      });
+      if (reference) {
+        fail_all("the reference failed on fresh inputs: " + *reference);
+        return;
+      }
+      for (std::size_t i = 0; i < m_impls.size(); ++i) checked_launch(i, 0, c, "on fresh inputs under the same pointers");
+    }
+  }
+}
+
+std::vector<impl_outcome> shape_run::run() {
+  const std::optional<std::string> prepared = failure_of([&] {
+    for (std::size_t k = 0; k < k_input_sets; ++k) {
+      m_contents.push_back(make_content(bench_seed(m_spec, k)));
+      m_sets.push_back(std::make_unique<guarded_tensors>(m_spec, m_shape, m_device));
+      m_sets.back()->load(m_contents.back().m_tensors);
+    }
+    m_device.synchronize("uploading the inputs of " + m_shape.m_text);
+  });
+  if (prepared) {
+    fail_all("preparing inputs: " + *prepared);
+    return m_out;
+  }
+  check_all("before timing");
+  sample_all();
+  check_all("after the timed calls");
+  fresh_content();
+
+  for (std::size_t i = 0; i < m_impls.size(); ++i) {
+    impl_outcome& o = m_out[i];
+    if (alive(i)) {
+      const std::string cached = fresh_content_verdict(m_fresh_ns[i], o.m_measurement.m_primary.m_stats);
+      if (!cached.empty()) fail(i, cached);
+    }
+    json fresh = json::array();
+    for (const double ns : i < m_fresh_ns.size() ? m_fresh_ns[i] : std::vector<double>{}) fresh.push_back(ns);
+    if (!m_spec.m_reference) {
+      o.m_output_check = {{"status", "unavailable"}, {"reason", "the kernel declares no REFERENCE"}};
+    } else {
+      o.m_output_check = {{"status", o.m_error ? "fail" : "pass"},
+                          {"checked_launches", m_checks[i]},
+                          {"input_sets", k_input_sets},
+                          {"fresh_samples_ns", fresh},
+                          {"detail", o.m_error ? json(*o.m_error) : json(nullptr)}};
+    }
+    if (!o.m_error && m_sampled_index[i] != static_cast<std::size_t>(-1)) {
+      std::vector<std::string> names;
+      for (std::size_t k = 0; k < m_impls.size(); ++k) {
+        if (m_sampled_index[k] != static_cast<std::size_t>(-1)) names.push_back(m_impls[k]->m_name);
+      }
+      o.m_rounds = {{"order", "abba"},
+                    {"block", m_sampled.m_block},
+                    {"count", m_sampled.m_rounds},
+                    {"window", names},
+                    {"medians_ns", m_sampled.m_round_medians[m_sampled_index[i]]}};
+    }
+  }
+  return m_out;
+}
+
+}  // namespace
+
+std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated) {
+  if (fresh_ns.empty() || !(repeated.m_median > 0)) return {};
+  const double fastest = *std::min_element(fresh_ns.begin(), fresh_ns.end());
+  const double allowed = std::max(repeated.m_median * k_fresh_median_factor, repeated.m_p90 * k_fresh_p90_factor);
+  if (fastest <= allowed) return {};
+  return "content_cached: on inputs it had not seen, every sample took at least " + number_text(fastest * 1e-3) +
+         " us, " + number_text(fastest / repeated.m_median) + "x the median of " +
+         number_text(repeated.m_median * 1e-3) + " us on the repeated input sets (allowed: " +
+         number_text(allowed * 1e-3) + " us, max(" + number_text(k_fresh_median_factor) + "x the median, " +
+         number_text(k_fresh_p90_factor) + "x p90)): results are being reused instead of computed";
+}
+
+std::vector<impl_outcome> measure_shape(const kernel_spec& spec, const shape_spec& shape,
+                                        const std::vector<const impl_spec*>& impls, backend& device, backend& host,
+                                        timing_engine& engine) {
+  shape_run run(spec, shape, impls, device, host, engine);
+  return run.run();
+}
+
+}  // namespace kopt::bench

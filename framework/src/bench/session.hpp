@@ -1,0 +1,60 @@
+// One shape's measurement of every selected implementation, checked:
+//  1. two input sets of distinct content (own buffers, guard regions) and
+//     the reference's outputs for each;
+//  2. a checked launch of every implementation on each set: outputs
+//     poisoned first, then compared with the reference (the kernel's
+//     TOLERANCE), guards and `in` tensors checked;
+//  3. interleaved sampling (interleave.hpp), every launch rotating between
+//     the two sets, so a result cached by pointer or by content is stale
+//     half of the time;
+//  4. checked launches again after the timed calls (work that stops after
+//     the first calls), and on fresh content loaded under the same
+//     pointers (results cached by pointer);
+//  5. a few samples on fresh content each: an implementation that runs
+//     much faster on inputs it has seen than on inputs it has not is
+//     caching results (content_cached).
+// An implementation that fails any check, or throws anything, gets an error
+// for its row; the others are measured without it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/engine.hpp"
+#include "core/json_io.hpp"
+#include "harness/backend.hpp"
+#include "kernelopt/detail/kernel_spec.hpp"
+
+namespace kopt::bench {
+
+inline constexpr std::size_t k_input_sets = 2;
+inline constexpr std::size_t k_fresh_samples = 3;
+// When even the fastest sample on fresh content is slower than both
+// k_fresh_median_factor × the median and k_fresh_p90_factor × the 90th
+// percentile of the samples on the repeated input sets, the implementation
+// was not doing the work on repeated inputs. Wide on purpose: a shared CI
+// machine's samples spread by tens of percent, while caching results makes
+// a kernel several times faster.
+inline constexpr double k_fresh_median_factor = 1.5;
+inline constexpr double k_fresh_p90_factor = 1.25;
+
+struct impl_outcome {
+  std::optional<std::string> m_error;  // the row's error: failed check, exception, device error
+  measurement m_measurement;           // when no error
+  json m_rounds;                       // kopt.rounds (null on error)
+  json m_output_check;                 // kopt.output_check
+};
+
+// Whether samples on fresh inputs show cached results: the reason, or "".
+[[nodiscard]] std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated);
+
+// Measures `impls` (all of one kernel) on `shape`, in the order given.
+// Never throws for a fault of one implementation; a device error that
+// leaves the device unusable fails every implementation not yet done.
+[[nodiscard]] std::vector<impl_outcome> measure_shape(const kernel_spec& spec, const shape_spec& shape,
+                                                      const std::vector<const impl_spec*>& impls,
+                                                      backend& device, backend& host, timing_engine& engine);
+
+}  // namespace kopt::bench

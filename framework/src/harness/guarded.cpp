@@ -1,0 +1,140 @@
+#include "harness/guarded.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "core/dtype.hpp"
+#include "kernelopt/parallel.hpp"
+
+namespace kopt {
+
+expected_outputs run_reference(const kernel_spec& spec, const impl_spec& reference, const shape_spec& shape,
+                               const host_tensors& tensors, backend& ref_backend) {
+  const std::size_t n = spec.m_args.size();
+  expected_outputs expected(n);
+  std::vector<std::vector<unsigned char>> staging(n);
+  std::vector<device_buffer> buffers;
+  std::vector<void*> pointers(n);
+  buffers.reserve(n);
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    const std::size_t count = element_count(spec, arg, shape);
+    if (reference.m_f64 && is_floating(arg.m_dtype)) {
+      staging[i].resize(count * sizeof(double));
+      if (arg.m_dir != arg_dir::out) {
+        unsigned char* to = staging[i].data();
+        const unsigned char* from = tensors.m_data[i].data();
+        parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+          for (std::size_t e = begin; e < end; ++e) store_element(dtype::f64, to, e, load_element(arg.m_dtype, from, e));
+        });
+      }
+    } else {
+      staging[i] = tensors.m_data[i];
+    }
+    buffers.emplace_back(ref_backend, std::max<std::size_t>(staging[i].size(), 1));
+    if (!staging[i].empty()) ref_backend.copy_to_device(buffers.back().get(), staging[i].data(), staging[i].size());
+    pointers[i] = buffers.back().get();
+  }
+  reference.m_invoke(pointers.data(), shape.m_dims.data(), ref_backend.stream());
+  ref_backend.synchronize("running the reference " + reference.m_entry + " on " + shape.m_text);
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    if (arg.m_dir == arg_dir::in) continue;
+    ref_backend.copy_to_host(staging[i].data(), buffers[i].get(), staging[i].size());
+    const dtype stored = reference.m_f64 && is_floating(arg.m_dtype) ? dtype::f64 : arg.m_dtype;
+    const std::size_t count = staging[i].size() / size_of(stored);
+    expected[i].resize(count);
+    const unsigned char* from = staging[i].data();
+    double* to = expected[i].data();
+    parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t e = begin; e < end; ++e) to[e] = load_element(stored, from, e);
+    });
+  }
+  return expected;
+}
+
+tolerance_spec tolerance_for(const kernel_spec& spec, const arg_spec& arg) {
+  if (spec.m_tolerance && is_floating(arg.m_dtype)) return *spec.m_tolerance;
+  return default_tolerance(arg.m_dtype);
+}
+
+bool run_check::passed() const {
+  if (!m_modified_inputs.empty()) return false;
+  for (const output_check& out : m_outputs) {
+    if (!out.passed()) return false;
+  }
+  return true;
+}
+
+std::string run_check::diagnosis() const {
+  std::ostringstream out;
+  for (const std::string& name : m_modified_inputs) {
+    out << "input '" << name << "' was modified by the variant (declared `in`; use `inout`)\n";
+  }
+  for (const output_check& check : m_outputs) {
+    if (!check.passed()) out << check.diagnosis() << "\n";
+  }
+  return out.str();
+}
+
+guarded_tensors::guarded_tensors(const kernel_spec& spec, const shape_spec& shape, backend& device)
+    : m_spec(spec), m_shape(shape), m_device(device) {
+  const std::size_t n = spec.m_args.size();
+  m_buffers.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    const std::size_t bytes = element_count(spec, arg, shape) * size_of(arg.m_dtype);
+    m_bytes.push_back(bytes);
+    m_buffers.emplace_back(device, bytes + 2 * k_guard_bytes);
+    m_pointers.push_back(static_cast<unsigned char*>(m_buffers.back().get()) + k_guard_bytes);
+  }
+}
+
+void guarded_tensors::load(const host_tensors& tensors) {
+  std::vector<unsigned char> image;
+  for (std::size_t i = 0; i < m_buffers.size(); ++i) {
+    const arg_spec& arg = m_spec.m_args[i];
+    const std::size_t bytes = m_bytes[i];
+    image.assign(bytes + 2 * k_guard_bytes, k_canary_byte);
+    unsigned char* payload = image.data() + k_guard_bytes;
+    if (arg.m_dir == arg_dir::out) {
+      poison(arg.m_dtype, payload, bytes / size_of(arg.m_dtype));
+    } else if (bytes > 0) {
+      std::memcpy(payload, tensors.m_data[i].data(), bytes);
+    }
+    m_device.copy_to_device(m_buffers[i].get(), image.data(), image.size());
+  }
+}
+
+void guarded_tensors::load_inputs(const host_tensors& tensors) {
+  for (std::size_t i = 0; i < m_buffers.size(); ++i) {
+    if (m_spec.m_args[i].m_dir == arg_dir::out || m_bytes[i] == 0) continue;
+    m_device.copy_to_device(m_pointers[i], tensors.m_data[i].data(), m_bytes[i]);
+  }
+}
+
+run_check guarded_tensors::check(const host_tensors& tensors, const expected_outputs& expected) {
+  run_check result;
+  std::vector<unsigned char> image;
+  for (std::size_t i = 0; i < m_buffers.size(); ++i) {
+    const arg_spec& arg = m_spec.m_args[i];
+    const std::size_t bytes = m_bytes[i];
+    image.resize(bytes + 2 * k_guard_bytes);
+    m_device.copy_to_host(image.data(), m_buffers[i].get(), image.size());
+    const unsigned char* payload = image.data() + k_guard_bytes;
+    if (arg.m_dir == arg_dir::in) {
+      if (bytes > 0 && std::memcmp(payload, tensors.m_data[i].data(), bytes) != 0) {
+        result.m_modified_inputs.push_back(arg.m_name);
+      }
+      continue;
+    }
+    result.m_outputs.push_back(compare_output(arg, tolerance_for(m_spec, arg), image.data(),
+                                              bytes / size_of(arg.m_dtype), expected[i],
+                                              extents(m_spec, arg, m_shape), arg.m_dir == arg_dir::out));
+  }
+  return result;
+}
+
+}  // namespace kopt
