@@ -188,10 +188,14 @@ targets without writing a harness.
       SOURCES <file>...
       ENTRY <function>
       [LIBRARIES <library>...]
-      [COMPILE_OPTIONS <option>...])
+      [COMPILE_OPTIONS <option>...]
+      [EXPECT_FAILURE <regex>])
 
-  An implementation to compare against (a vendor library); tested for
-  correctness and benchmarked beside the variants, never gated.
+  An implementation to compare against (a vendor library); never gated, but
+  checked like a variant: its ``<k>.correct.<baseline>`` test runs every
+  shape and seed against the reference (a wrong baseline fails, so no
+  speedup table rests on it), and its benchmark checks its outputs.
+  ``EXPECT_FAILURE`` as for variants (a known-bad baseline kept on record).
 
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
@@ -371,7 +375,7 @@ endfunction()
 function(kernel_opt_add_baseline kernel baseline)
   cmake_parse_arguments(PARSE_ARGV 2 arg
     ""
-    "ENTRY"
+    "ENTRY;EXPECT_FAILURE"
     "SOURCES;LIBRARIES;COMPILE_OPTIONS")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
 endfunction()

@@ -202,7 +202,13 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
   run_state state(spec, *device);
 
   const std::vector<shape_spec>& shapes = opts.m_quick ? spec.m_quick_shapes : spec.m_shapes;
-  for (const impl_spec& variant : spec.m_variants) {
+  // Baselines are checked like variants: a speedup table that rests on a
+  // wrong vendor baseline is wrong everywhere.
+  std::vector<const impl_spec*> checked;
+  for (const impl_spec& variant : spec.m_variants) checked.push_back(&variant);
+  for (const impl_spec& baseline : spec.m_baselines) checked.push_back(&baseline);
+  for (const impl_spec* checked_impl : checked) {
+    const impl_spec& variant = *checked_impl;
     for (const shape_spec& shape : shapes) {
       for (const std::uint64_t seed : spec.m_seeds) {
         backend& dev = *device;
@@ -231,7 +237,14 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
     }
     std::printf("[kernelopt] %s on %s\n", spec.m_name.c_str(), device->device_name().c_str());
   }
-  const int status = RUN_ALL_TESTS();
+  const int run_status = RUN_ALL_TESTS();
+  // A filter that selects nothing is a mistake, not a pass ("0 tests").
+  const bool ran_nothing = ::testing::UnitTest::GetInstance()->test_to_run_count() == 0;
+  const int status = ran_nothing && !listing_only(argc, argv) ? 1 : run_status;
+  if (ran_nothing && !listing_only(argc, argv)) {
+    std::fprintf(stderr, "error: no correctness trial matches --gtest_filter=%s: nothing was checked\n",
+                 ::testing::GTEST_FLAG(filter).c_str());
+  }
   if (!listing_only(argc, argv)) {
     try {
       state.write(opts.m_results, "");
