@@ -1,0 +1,27 @@
+// The adversarial suite's host kernel: y[i] = f(x[i]) with f a fixed chain
+// of multiply-adds, heavy enough per element that doing the work costs far
+// more than skipping or copying it. Every variant below computes it (or
+// pretends to); the reference computes it in f64.
+#pragma once
+
+#include <cstdint>
+
+namespace adv {
+
+inline constexpr int k_steps = 64;
+
+// One element's work; `inline` so every variant gets its own copy.
+inline float f(float x) {
+  float a = x;
+  for (int s = 0; s < k_steps; ++s) a = a * 0.99f + 0.01f * x;
+  return a;
+}
+
+inline void compute(const float* x, float* y, std::int64_t begin, std::int64_t end) {
+  for (std::int64_t i = begin; i < end; ++i) y[i] = f(x[i]);
+}
+
+// Keeps the compiler from proving work redundant.
+inline void opaque(void* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+}  // namespace adv
