@@ -351,7 +351,9 @@ function(kernel_opt_add_kernel kernel)
 
   set(records "${CMAKE_CURRENT_SOURCE_DIR}/records")
   if(DEFINED arg_RECORDS)
-    cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" OUTPUT_VARIABLE records)
+    # Normalized: kopt refuses a records_dir with ".." components.
+    cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE
+               OUTPUT_VARIABLE records)
   endif()
   set(timeout ${KernelOpt_TEST_TIMEOUT})
   if(DEFINED arg_TIMEOUT)
