@@ -225,7 +225,8 @@ names the function, the kernel and the argument):
   (``[A-Za-z_][A-Za-z0-9_]*``) of at most 64 characters; they name
   directories, files, targets and tests. ``kopt`` refuses any other name read
   from a manifest or record.
-- SHAPES and QUICK_SHAPES values: at most 9223372036854775807 (``int64_t``).
+- SHAPES and QUICK_SHAPES values, and SEEDS: at most 9223372036854775807
+  (``int64_t``).
 - Each ARGS tensor at each shape: every axis a non-negative integer, and the
   product of its axes times its element size at most 2^48 bytes (256 TiB),
   computed without overflowing ``int64_t``. Axes that are not integer
@@ -319,6 +320,12 @@ function(kernel_opt_add_kernel kernel)
     _kernel_opt_stray_keyword(${fn} ${kernel} SEEDS "${seed}")
     if(NOT seed MATCHES "^[0-9]+$")
       _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is not a non-negative integer")
+    endif()
+    _kernel_opt_int64_literal(value "${seed}")
+    if(value STREQUAL "overflow")
+      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is beyond int64"
+        KEY SEEDS "${arg_SEEDS}"
+        HINT "a seed is at most 9223372036854775807")
     endif()
   endforeach()
   _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
