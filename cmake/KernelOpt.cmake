@@ -37,7 +37,8 @@ targets without writing a harness.
       [TIMEOUT <seconds>])
 
   ``<kernel>``
-    A C identifier; names the generated targets and tests.
+    A C identifier of at most 64 characters; names the generated targets and
+    tests.
 
   ``ARGS <arg-spec>...``
     The tensors, in entry-point parameter order. Each is
@@ -136,7 +137,8 @@ targets without writing a harness.
       [COMPILE_OPTIONS <option>...])
 
   ``<variant>``
-    A C identifier, unique within the kernel (``v0``, ``v1``, ...).
+    A C identifier of at most 64 characters, unique within the kernel (``v0``,
+    ``v1``, ...).
     Declaration order is the loop's order.
 
   ``SOURCES <file>...``, ``ENTRY <function>``
@@ -219,6 +221,31 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
 ``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
 none), ``KernelOpt_BENCH_TESTS`` (OFF).
+
+Limits, checked at configure time so that nothing fails later (each refusal
+names the function, the kernel and the argument):
+
+- Kernel, variant and baseline names: C identifiers
+  (``[A-Za-z_][A-Za-z0-9_]*``) of at most 64 characters; they name
+  directories, files, targets and tests. ``kopt`` refuses any other name read
+  from a manifest or record.
+- SHAPES and QUICK_SHAPES values, and SEEDS: at most 9223372036854775807
+  (``int64_t``).
+- Each ARGS tensor at each shape: every axis a non-negative integer, and the
+  product of its axes times its element size at most 2^48 bytes (256 TiB),
+  computed without overflowing ``int64_t``. Axes that are not integer
+  expressions at configure time (``n/3``, ``sqrt(n)``) are checked by the
+  harness at run time against the same bound.
+- FLOPS, BYTES, INIT bounds, TARGET conditions and ARGS axes: no division,
+  modulo or ``ceil_div`` by a literal zero.
+- TOLERANCE and TIMING numbers: finite and non-negative, below 1e308
+  (``1e999``, ``inf``, ``nan`` and ``-1`` are refused).
+- ``KernelOpt_OPTIMIZE_VARIANT_<k>``: empty or a declared variant; the
+  entries of ``KernelOpt_PROFILE_VARIANT_<k>``: declared variants and
+  baselines. Every generated command is ``VERBATIM``: no value reaches a
+  shell.
+- HYPOTHESIS and other free text may hold any character: the manifest
+  escapes quotes, backslashes and every control character.
 #]=======================================================================]
 
 include_guard(GLOBAL)
@@ -227,6 +254,8 @@ cmake_minimum_required(VERSION 3.25)
 set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
@@ -250,7 +279,7 @@ function(kernel_opt_add_kernel kernel)
     "BACKEND;REFERENCE;REFERENCE_BACKEND;REFERENCE_PRECISION;FLOPS;BYTES;RECORDS;TIMEOUT"
     "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET;TIMING")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
-  _kernel_opt_check_identifier(${fn} "${kernel}" "kernel name" "${kernel}")
+  _kernel_opt_check_name(${fn} "${kernel}" "kernel name" "${kernel}")
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
   if(kernel IN_LIST known)
     _kernel_opt_fail(${fn} ${kernel} "kernel '${kernel}' is already declared")
@@ -285,6 +314,8 @@ function(kernel_opt_add_kernel kernel)
   else()
     list(GET shapes 0 quick)
   endif()
+  _kernel_opt_check_sizes(${fn} ${kernel} SHAPES "${arg_DIMS}" "${arg_names}" "${shapes}")
+  _kernel_opt_check_sizes(${fn} ${kernel} QUICK_SHAPES "${arg_DIMS}" "${arg_names}" "${quick}")
   _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}")
   if(NOT DEFINED arg_SEEDS)
     set(arg_SEEDS 1 2 3)
@@ -293,6 +324,12 @@ function(kernel_opt_add_kernel kernel)
     _kernel_opt_stray_keyword(${fn} ${kernel} SEEDS "${seed}")
     if(NOT seed MATCHES "^[0-9]+$")
       _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is not a non-negative integer")
+    endif()
+    _kernel_opt_int64_literal(value "${seed}")
+    if(value STREQUAL "overflow")
+      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is beyond int64"
+        KEY SEEDS "${arg_SEEDS}"
+        HINT "a seed is at most 9223372036854775807")
     endif()
   endforeach()
   _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
@@ -325,7 +362,9 @@ function(kernel_opt_add_kernel kernel)
 
   set(records "${CMAKE_CURRENT_SOURCE_DIR}/records")
   if(DEFINED arg_RECORDS)
-    cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" OUTPUT_VARIABLE records)
+    # Normalized: kopt refuses a records_dir with ".." components.
+    cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE
+               OUTPUT_VARIABLE records)
   endif()
   set(timeout ${KernelOpt_TEST_TIMEOUT})
   if(DEFINED arg_TIMEOUT)

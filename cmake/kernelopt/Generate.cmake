@@ -152,6 +152,7 @@ function(_kernel_opt_finalize kernel)
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
       HINT "e.g. -DKernelOpt_PERF_THRESHOLD=0.03 for a 3 % band")
   endif()
+  _kernel_opt_check_variant_cache(${kernel})
 
   # Signatures.
   _kernel_opt_parameters(impl_params ${kernel} ${backend} native)
@@ -495,6 +496,7 @@ function(_kernel_opt_write_manifest kernel)
   _kernel_opt_json_string_or_null(j_ncu "${ncu}")
   _kernel_opt_json_string_or_null(j_specs "${specs}")
   _kernel_opt_json_string_or_null(j_ceilings "${KernelOpt_CEILINGS}")
+  _kernel_opt_json_string(j_build_dir "${BINARY_DIR}")
   file(GENERATE OUTPUT "${BINARY_DIR}/manifest.json" CONTENT "{
   \"schema_version\": 1,
   \"kind\": \"kernelopt.manifest\",
@@ -522,7 +524,7 @@ function(_kernel_opt_write_manifest kernel)
   \"timing\": {\"min_samples\": ${min_samples}, \"min_time_s\": ${min_time}, \"max_noise\": ${max_noise}, \"timeout_s\": ${timeout}, \"warmup_samples\": 3},
   \"executables\": {\"test\": \"$<TARGET_FILE:${kernel}_kopt_test>\", \"bench\": \"$<TARGET_FILE:${kernel}_kopt_bench>\", \"kopt\": ${j_kopt}},
   \"tools\": {\"ncu\": ${j_ncu}, \"specs_dir\": ${j_specs}, \"ceilings\": ${j_ceilings}},
-  \"build_dir\": \"${BINARY_DIR}\"
+  \"build_dir\": ${j_build_dir}
 }
 ")
 endfunction()
@@ -537,12 +539,14 @@ function(_kernel_opt_loop_targets kernel)
     "Variant optimize-${kernel} records (empty: the newest one without a record)")
   set(variant_args "")
   if(NOT KernelOpt_OPTIMIZE_VARIANT_${kernel} STREQUAL "")
-    set(variant_args --variant ${KernelOpt_OPTIMIZE_VARIANT_${kernel}})
+    # A declared variant name: _kernel_opt_check_variant_cache checked it.
+    set(variant_args --variant "${KernelOpt_OPTIMIZE_VARIANT_${kernel}}")
   endif()
   add_custom_target(optimize-${kernel}
     COMMAND $<TARGET_FILE:KernelOpt::kopt> optimize --manifest "${bin}/manifest.json" ${variant_args} --build-target
     DEPENDS ${kernel}_kopt_test ${kernel}_kopt_bench KernelOpt::kopt
     USES_TERMINAL
+    VERBATIM
     COMMENT "KernelOpt: one optimization iteration of ${kernel}")
   add_test(NAME ${kernel}.perf COMMAND $<TARGET_FILE:KernelOpt::kopt> perf --manifest "${bin}/manifest.json"
     --threshold ${KernelOpt_PERF_THRESHOLD})
@@ -552,6 +556,34 @@ function(_kernel_opt_loop_targets kernel)
     SKIP_RETURN_CODE 77
     TIMEOUT ${timeout})
   _kernel_opt_timing_test(${kernel}.perf ${kernel})
+endfunction()
+
+# The cache variables that name implementations of <kernel> are user text
+# that ends up on a build command line: each must name a declared variant
+# (KernelOpt_OPTIMIZE_VARIANT_<k>) or a variant or baseline
+# (KernelOpt_PROFILE_VARIANT_<k>, a ;-list), checked before anything is
+# generated, whether or not the target that uses it is.
+function(_kernel_opt_check_variant_cache kernel)
+  _kernel_opt_get(variants ${kernel} VARIANTS)
+  _kernel_opt_get(baselines ${kernel} BASELINES)
+  set(optimize "${KernelOpt_OPTIMIZE_VARIANT_${kernel}}")
+  if(NOT optimize STREQUAL "" AND NOT optimize IN_LIST variants)
+    string(REPLACE ";" ", " pretty "${variants}")
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_OPTIMIZE_VARIANT_${kernel} is not a variant of ${kernel}"
+      KEY KernelOpt_OPTIMIZE_VARIANT_${kernel} "${optimize}"
+      KEY Variants "${pretty}"
+      HINT "set it to one declared variant, or to \"\" for the newest variant without a record")
+  endif()
+  foreach(impl IN LISTS KernelOpt_PROFILE_VARIANT_${kernel})
+    if(NOT impl IN_LIST variants AND NOT impl IN_LIST baselines)
+      set(known ${variants} ${baselines})
+      string(REPLACE ";" ", " pretty "${known}")
+      _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PROFILE_VARIANT_${kernel} names '${impl}', not a variant or baseline of ${kernel}"
+        KEY KernelOpt_PROFILE_VARIANT_${kernel} "${KernelOpt_PROFILE_VARIANT_${kernel}}"
+        KEY Implementations "${pretty}"
+        HINT "a ;-list of declared variants and baselines, or empty for all")
+    endif()
+  endforeach()
 endfunction()
 
 # A test that times: the whole GPU for CUDA kernels; for host kernels, the

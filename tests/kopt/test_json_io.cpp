@@ -30,6 +30,15 @@ TEST(json_io, bad_json_names_file_line_and_column) {
       << message;
 }
 
+TEST(json_io, number_overflow_names_the_file) {
+  // A manifest written with TOLERANCE RTOL 1e999 (refused at configure now):
+  // nlohmann reports out_of_range, not parse_error; the file is still named.
+  scratch_case c;
+  write_text(c.path("huge.json"), "{\"rtol\": 1e999}\n");
+  EXPECT_EQ(message_of([&] { (void)read_json_file(c.path("huge.json")); }),
+            c.path("huge.json").string() + ": invalid JSON: number overflow parsing '1e999'");
+}
+
 TEST(json_io, missing_key_names_the_json_path) {
   const json doc = json::parse(R"({"shapes": [{"timing": {}}]})");
   const json_reader root(doc, "records/softmax/v1.json");

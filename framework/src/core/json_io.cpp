@@ -94,6 +94,13 @@ json read_json_file(const std::filesystem::path& path) {
     const std::size_t colon = what.rfind(": ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw format_error(path.string() + ": invalid JSON at " + position_of(text, error.byte) + ": " + what);
+  } catch (const json::exception& error) {
+    // E.g. out_of_range.406 "number overflow parsing '1e999'": no position,
+    // but the file must still be named.
+    std::string what = error.what();
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw format_error(path.string() + ": invalid JSON: " + what);
   }
 }
 

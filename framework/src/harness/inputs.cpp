@@ -24,10 +24,12 @@ std::vector<std::int64_t> extents(const kernel_spec& spec, const arg_spec& arg,
   std::vector<std::int64_t> result;
   for (const std::string& axis : arg.m_shape) {
     const double value = evaluate(axis, dims);
-    if (value < 0 || value != std::floor(value)) {
+    // 2^63 is the first double that does not fit an int64_t: casting it (or
+    // NaN, or infinity) is undefined behaviour, so it is refused first.
+    if (!(value >= 0) || value >= 0x1.0p63 || value != std::floor(value)) {
       throw std::runtime_error("argument '" + arg.m_name + "': axis \"" + axis + "\" is " +
                                std::to_string(value) + " at " + shape.m_text +
-                               " (must be a non-negative integer)");
+                               " (must be a non-negative integer below 2^63)");
     }
     result.push_back(static_cast<std::int64_t>(value));
   }
@@ -35,9 +37,21 @@ std::vector<std::int64_t> extents(const kernel_spec& spec, const arg_spec& arg,
 }
 
 std::size_t element_count(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape) {
-  std::size_t count = 1;
-  for (const std::int64_t e : extents(spec, arg, shape)) count *= static_cast<std::size_t>(e);
-  return count;
+  std::int64_t count = 1;
+  for (const std::int64_t e : extents(spec, arg, shape)) {
+    if (__builtin_mul_overflow(count, e, &count)) {
+      throw std::runtime_error("argument '" + arg.m_name + "': its element count overflows int64 at " +
+                               shape.m_text);
+    }
+  }
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(count, static_cast<std::int64_t>(size_of(arg.m_dtype)), &bytes) ||
+      bytes > k_max_tensor_bytes) {
+    throw std::runtime_error("argument '" + arg.m_name + "': " + std::to_string(count) +
+                             " elements at " + shape.m_text + " exceed the limit of " +
+                             std::to_string(k_max_tensor_bytes) + " bytes (2^48) per tensor");
+  }
+  return static_cast<std::size_t>(count);
 }
 
 double work(const kernel_spec& spec, const std::string& expression, const shape_spec& shape) {
@@ -91,6 +105,13 @@ void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
   std::int64_t low = 0;
   std::uint64_t span = 1;
   if (arg.m_init.m_kind == init_spec::kind::randint) {
+    // Bounds beyond +-2^62 cannot be cast (or subtracted) in int64.
+    for (const double bound : {a, b}) {
+      if (!(std::fabs(bound) < 0x1.0p62)) {
+        throw std::runtime_error("argument '" + arg.m_name + "': randint bound " + std::to_string(bound) +
+                                 " at " + shape.m_text + " is not a number below 2^62 in magnitude");
+      }
+    }
     low = static_cast<std::int64_t>(std::ceil(a));
     const auto high = static_cast<std::int64_t>(std::ceil(b));
     if (high <= low) {

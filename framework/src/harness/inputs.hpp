@@ -14,7 +14,15 @@ namespace kopt {
 // The DIMS of a shape by name.
 [[nodiscard]] std::map<std::string, double> dim_values(const kernel_spec& spec,
                                                        const shape_spec& shape);
+// The most bytes one tensor may hold at one shape: 2^48 (256 TiB), the bound
+// the CMake functions check at configure time (cmake/kernelopt/Limits.cmake).
+inline constexpr std::int64_t k_max_tensor_bytes = std::int64_t{1} << 48;
+
 // Element count of argument `arg` at `shape` (product of its axis expressions).
+// Throws, naming the argument and the shape, when an axis is not a
+// non-negative integer below 2^63, when the product overflows int64, or when
+// the tensor's bytes exceed k_max_tensor_bytes; so count * size_of(dtype),
+// and count * sizeof(double), cannot overflow.
 [[nodiscard]] std::size_t element_count(const kernel_spec& spec, const arg_spec& arg,
                                         const shape_spec& shape);
 // Shape of `arg` at `shape`, one extent per axis.

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "kopt/names.hpp"
+
 namespace kopt {
 namespace {
 
@@ -17,7 +19,7 @@ std::optional<std::string> optional_string(const json_reader& parent, const std:
 }
 
 impl_decl read_impl(const json_reader& node) {
-  return {node.at("name").as_string(), node.at("entry").as_string(), strings(node.at("sources"))};
+  return {read_name(node.at("name")), node.at("entry").as_string(), strings(node.at("sources"))};
 }
 
 }  // namespace
@@ -68,9 +70,15 @@ const variant_decl& manifest::variant(const std::string& name) const {
   return m_variants[static_cast<std::size_t>(index)];
 }
 
-std::filesystem::path manifest::kernel_records_dir() const { return m_records_dir / m_kernel; }
+// read_manifest checked the names; a manifest built in code, or a variant
+// named on the command line, is checked here, before it becomes a path.
+std::filesystem::path manifest::kernel_records_dir() const {
+  check_name(m_kernel, m_path.string(), "/kernel");
+  return m_records_dir / m_kernel;
+}
 
 std::filesystem::path manifest::record_path(const std::string& variant) const {
+  check_name(variant, m_path.string(), "variant");
   return kernel_records_dir() / (variant + ".json");
 }
 
@@ -80,7 +88,8 @@ manifest read_manifest(const std::filesystem::path& path) {
   const json_reader root(doc, path.string());
   manifest m;
   m.m_path = path;
-  m.m_kernel = root.at("kernel").as_string();
+  // Names and directories become paths kopt writes under: confined here.
+  m.m_kernel = read_name(root.at("kernel"));
   m.m_backend = root.at("backend").as_string();
   m.m_shapes = strings(root.at("shapes"));
   m.m_quick_shapes = strings(root.at("quick_shapes"));
@@ -90,16 +99,16 @@ manifest read_manifest(const std::filesystem::path& path) {
   m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
   m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
   m.m_targets = strings(root.at("targets"));
-  m.m_records_dir = root.at("records_dir").as_string();
+  m.m_records_dir = read_root_dir(root.at("records_dir"));
   if (root.has("reference")) m.m_reference = read_impl(root.at("reference"));
   const json_reader variants = root.at("variants");
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const json_reader v = variants.at(i);
     variant_decl decl;
-    decl.m_name = v.at("name").as_string();
+    decl.m_name = read_name(v.at("name"));
     decl.m_entry = v.at("entry").as_string();
     decl.m_sources = strings(v.at("sources"));
-    decl.m_parent = optional_string(v, "parent");
+    if (v.has("parent")) decl.m_parent = read_name(v.at("parent"));
     decl.m_hypothesis = optional_string(v, "hypothesis");
     decl.m_methods = strings(v.at("methods"));
     if (v.has("static")) {
@@ -115,8 +124,7 @@ manifest read_manifest(const std::filesystem::path& path) {
   const json_reader executables = root.at("executables");
   m.m_test_executable = executables.at("test").as_string();
   m.m_bench_executable = executables.at("bench").as_string();
-  m.m_build_dir =
-      root.has("build_dir") ? std::filesystem::path(root.at("build_dir").as_string()) : path.parent_path();
+  m.m_build_dir = root.has("build_dir") ? read_root_dir(root.at("build_dir")) : path.parent_path();
   if (root.has("tools")) {
     const json_reader tools = root.at("tools");
     m.m_tools.m_ncu = optional_string(tools, "ncu");

@@ -1,5 +1,7 @@
 #include "kopt/record.hpp"
 
+#include "kopt/names.hpp"
+
 namespace kopt {
 namespace {
 
@@ -234,9 +236,9 @@ record record_from_json(const json& doc, const std::string& file) {
   const json_reader root(doc, file);
   record r;
   r.m_schema_version = static_cast<int>(root.at("schema_version").as_integer());
-  r.m_kernel = root.at("kernel").as_string();
-  r.m_variant = root.at("variant").as_string();
-  r.m_parent = optional_string(root, "parent");
+  r.m_kernel = read_name(root.at("kernel"));
+  r.m_variant = read_name(root.at("variant"));
+  if (root.has("parent")) r.m_parent = read_name(root.at("parent"));
   r.m_hypothesis = optional_string(root, "hypothesis");
   r.m_methods = strings(root.at("methods"));
   r.m_source = source_hash_from_json(root.at("source"));

@@ -1,0 +1,113 @@
+# The limits a declaration must stay within, so that configure refuses what
+# would only fail later (a file-write error, a heap overflow in the harness,
+# an infinite tolerance in every record). The rst block of KernelOpt.cmake
+# documents them; framework/src/harness/inputs.cpp checks the same tensor
+# bound at run time.
+
+# Kernel, variant and baseline names name directories, files, targets and
+# tests: at most this many characters.
+set_property(GLOBAL PROPERTY _KERNEL_OPT_MAX_NAME_LENGTH 64)
+# Bytes of one tensor at one shape: 2^48 (256 TiB), far above any device
+# memory and far below where size arithmetic in int64 could overflow.
+set_property(GLOBAL PROPERTY _KERNEL_OPT_MAX_TENSOR_BYTES 281474976710656)
+
+# _kernel_opt_check_name(<fn> <kernel> <what> <name>): a C identifier of at
+# most _KERNEL_OPT_MAX_NAME_LENGTH characters.
+function(_kernel_opt_check_name fn kernel what name)
+  _kernel_opt_check_identifier(${fn} "${kernel}" "${what}" "${name}")
+  get_property(limit GLOBAL PROPERTY _KERNEL_OPT_MAX_NAME_LENGTH)
+  string(LENGTH "${name}" length)
+  if(length GREATER limit)
+    _kernel_opt_fail(${fn} "${kernel}" "${what} is ${length} characters long, more than ${limit}"
+      KEY "${what}" "${name}"
+      HINT "names become directories, files, targets and tests: keep them at most ${limit} characters")
+  endif()
+endfunction()
+
+# _kernel_opt_check_finite(<fn> <kernel> <keyword> <key> <number> <words>):
+# <number> (already a non-negative decimal, e.g. 1e-3) must be finite as a
+# double: below 1e308, so that 1e999 is not read as infinity.
+function(_kernel_opt_check_finite fn kernel keyword key number words)
+  string(REGEX MATCH "^([0-9]*)\\.?([0-9]*)([eE]([-+]?)0*([0-9]*))?$" parsed "${number}")
+  set(integer "${CMAKE_MATCH_1}")
+  set(fraction "${CMAKE_MATCH_2}")
+  set(sign "${CMAKE_MATCH_4}")
+  set(exponent "${CMAKE_MATCH_5}")
+  if(exponent STREQUAL "")
+    set(exponent 0)
+  endif()
+  string(LENGTH "${exponent}" exponent_digits)
+  if(sign STREQUAL "-")
+    return()  # at most the integer part's digits above 1: finite
+  endif()
+  string(REGEX REPLACE "^0+" "" integer "${integer}")
+  string(LENGTH "${integer}" integer_digits)
+  # The number is below 10^(integer_digits + exponent).
+  if(exponent_digits GREATER 4)
+    set(magnitude 99999)
+  else()
+    math(EXPR magnitude "${integer_digits} + ${exponent}")
+  endif()
+  if(magnitude GREATER 308)
+    _kernel_opt_fail(${fn} "${kernel}" "${keyword} ${key} '${number}' is not a finite number"
+      KEY ${keyword} "${words}"
+      HINT "${key} must be a finite, non-negative number below 1e308")
+  endif()
+endfunction()
+
+# _kernel_opt_check_sizes(<fn> <kernel> <keyword> <dims> <arg_names> <shapes>):
+# at every shape of <shapes> (normalized "d=v,..."), every ARGS axis must be
+# a non-negative integer and every tensor's bytes (the product of its axes
+# times its element size) at most _KERNEL_OPT_MAX_TENSOR_BYTES, computed
+# without overflowing int64. Axes that are not integer expressions (n/3,
+# sqrt(n)) are left to the harness, which checks them at run time.
+function(_kernel_opt_check_sizes fn kernel keyword dims arg_names shapes)
+  get_property(limit GLOBAL PROPERTY _KERNEL_OPT_MAX_TENSOR_BYTES)
+  set(element_sizes f64=8 f32=4 f16=2 bf16=2 i32=4 i64=8 u8=1)
+  foreach(shape IN LISTS shapes)
+    string(REPLACE "," ";" bindings "${shape}")
+    foreach(name IN LISTS arg_names)
+      get_property(arg GLOBAL PROPERTY _KERNEL_OPT_K_${kernel}_ARG_${name})
+      list(POP_FRONT arg direction dtype)
+      list(JOIN arg "," axes_text)
+      set(spec "${direction} ${name} ${dtype}[${axes_text}]")
+      foreach(entry IN LISTS element_sizes)
+        if(entry MATCHES "^${dtype}=(.*)$")
+          set(bytes "${CMAKE_MATCH_1}")
+        endif()
+      endforeach()
+      foreach(axis IN LISTS arg)
+        _kernel_opt_eval_int64(extent "${axis}" ${bindings})
+        if(extent STREQUAL "")
+          set(bytes "")  # not an integer expression: checked at run time
+          break()
+        elseif(extent STREQUAL "overflow")
+          _kernel_opt_fail(${fn} ${kernel} "ARGS entry \"${spec}\": axis \"${axis}\" overflows int64 at ${keyword} entry \"${shape}\""
+            KEY ARGS "${spec}" KEY ${keyword} "${shape}"
+            HINT "a tensor holds at most ${limit} bytes")
+        elseif(extent STREQUAL "division by zero")
+          _kernel_opt_fail(${fn} ${kernel} "ARGS entry \"${spec}\": axis \"${axis}\" divides by zero at ${keyword} entry \"${shape}\""
+            KEY ARGS "${spec}" KEY ${keyword} "${shape}")
+        elseif(extent MATCHES "^-")
+          _kernel_opt_fail(${fn} ${kernel} "ARGS entry \"${spec}\": axis \"${axis}\" is ${extent} at ${keyword} entry \"${shape}\""
+            KEY ARGS "${spec}" KEY ${keyword} "${shape}"
+            HINT "an axis must be a non-negative integer at every shape")
+        endif()
+        _kernel_opt_int64_op(bytes * ${bytes} ${extent})
+        if(bytes STREQUAL "overflow")
+          _kernel_opt_fail(${fn} ${kernel} "ARGS entry \"${spec}\": the tensor's size overflows int64 at ${keyword} entry \"${shape}\""
+            KEY ARGS "${spec}" KEY ${keyword} "${shape}"
+            HINT "a tensor holds at most ${limit} bytes (2^48)")
+        endif()
+      endforeach()
+      if(NOT bytes STREQUAL "")
+        _kernel_opt_int64_le(fits ${bytes} ${limit})
+        if(NOT fits)
+          _kernel_opt_fail(${fn} ${kernel} "ARGS entry \"${spec}\" is ${bytes} bytes at ${keyword} entry \"${shape}\", more than ${limit}"
+            KEY ARGS "${spec}" KEY ${keyword} "${shape}"
+            HINT "a tensor holds at most ${limit} bytes (2^48)")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

@@ -1,0 +1,16 @@
+# CHECK: ../checks/hypothesis_control_chars.cmake
+# Free text with every character JSON must escape still makes a valid
+# manifest, and reads back unchanged.
+enable_language(CXX)
+foreach(name IN ITEMS headers harness bench)
+  add_library(KernelOpt::${name} INTERFACE IMPORTED)
+endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/../checks/hostile_text.cmake")
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0)
+kernel_opt_add_variant(gemm v1 SOURCES kernels.cpp ENTRY gemm_v1 PARENT v0
+  HYPOTHESIS "${hostile_text}")

@@ -1,0 +1,25 @@
+# The manifest of hypothesis_control_chars parses as JSON and holds the
+# hypothesis exactly as declared.
+include("${CMAKE_CURRENT_LIST_DIR}/hostile_text.cmake")
+set(manifest "${WORK_DIR}/kernelopt/gemm/manifest.json")
+file(READ "${manifest}" json)
+string(JSON hypothesis ERROR_VARIABLE error GET "${json}" variants 1 hypothesis)
+if(error)
+  message(FATAL_ERROR "${manifest} is not valid JSON: ${error}")
+endif()
+# CMake's JSON reader lets raw control characters through; JSON does not
+# (RFC 8259, section 7). The manifest's own layout uses newlines only.
+set(raw_controls "")
+foreach(code RANGE 1 31)
+  if(NOT code EQUAL 10)
+    string(ASCII ${code} char)
+    string(APPEND raw_controls "${char}")
+  endif()
+endforeach()
+if(json MATCHES "[${raw_controls}]")
+  message(FATAL_ERROR "${manifest} holds a raw control character: not valid JSON")
+endif()
+if(NOT hypothesis STREQUAL hostile_text)
+  message(FATAL_ERROR "the hypothesis changed on its way through the manifest:\n  declared '${hostile_text}'\n  read     '${hypothesis}'")
+endif()
+message(STATUS "the manifest is valid JSON and keeps the hypothesis")
