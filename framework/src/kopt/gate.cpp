@@ -226,12 +226,16 @@ versus_best compare_with_best(const record& c, const std::string& best) {
     const double speedup = paired ? s.m_paired_vs_best->m_speedup : b->m_median_ns / s.m_median_ns;
     v.m_speedups.push_back(speedup);
     if (paired) ++v.m_paired;
-    if (s.m_noise && b->m_noise) {
+    // Paired rounds: the spread between rounds is the noise of the ratio
+    // itself (within-round noise, drift and order effects together); the
+    // two medians' own noise would count drift that the pairing cancels.
+    if (paired) {
+      v.m_noise = std::max(v.m_noise, s.m_paired_vs_best->m_noise);
+    } else if (s.m_noise && b->m_noise) {
       v.m_noise = std::max(v.m_noise, std::hypot(*s.m_noise, *b->m_noise));
-    } else if (!paired) {
+    } else {
       v.m_noise_known = false;
     }
-    if (paired) v.m_noise = std::max(v.m_noise, s.m_paired_vs_best->m_noise);
     const double slowdown = 1 / speedup - 1;
     if (slowdown > v.m_worst_slowdown) {
       v.m_worst_slowdown = slowdown;
