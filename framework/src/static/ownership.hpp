@@ -13,6 +13,13 @@
 //
 // A kernel defined in a header is not own, even when only this variant
 // includes that header: list the header in SOURCES to make it own.
+//
+// NOTE: not "the kernels the entry can launch": the host object does not
+// say so reliably. At -O3 nvcc's launch stubs are inlined into the entry,
+// which then names the kernel only through section-relative references to
+// the stub's static handle (".bss+0x4"), and GCC shares the stubs' .cold
+// blocks, so a call graph of the host code links the entry to kernels it
+// never launches (seen with nvcc 13.0 / GCC 12 on tests/static/data/kernels/shared).
 #pragma once
 
 #include <string>
