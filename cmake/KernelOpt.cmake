@@ -143,7 +143,9 @@ targets without writing a harness.
 
   ``SOURCES <file>...``, ``ENTRY <function>``
     The sources, one of which defines ``ENTRY``; its signature is checked at
-    compile time against ARGS and DIMS.
+    compile time against ARGS and DIMS. The kernels defined in these files
+    are the variant's own: the static tests judge those only, so list a
+    header that defines the variant's kernels (a header compiles nothing).
 
   ``PARENT <variant>``
     The variant this one improves on; declared earlier.
@@ -153,7 +155,8 @@ targets without writing a harness.
     version but the first.
 
   ``METHODS <method>...``
-    Techniques claimed, checked in the SASS by the static tests:
+    Techniques claimed, checked in the SASS of the variant's own kernels
+    (defined in its SOURCES) by the static tests:
     ``tensor_cores mma_sync wgmma cp_async tma mbarrier vector_load_128
     vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
     and (no SASS signature) ``register_blocking online_softmax
@@ -166,7 +169,7 @@ targets without writing a harness.
     names are checks of their own. Default: none.
 
   ``MAX_REGISTERS <count>``
-    The static test fails when a function of the variant uses more than
+    The static test fails when an own kernel of the variant uses more than
     ``<count>`` (1 to 255) registers per thread. Default: no limit.
 
   ``NO_SPILLS``, ``NO_LOCAL_MEMORY``

@@ -3,7 +3,9 @@
 #   kopt static --manifest M --variant V --objects <its object files> ...
 # which reads the SASS and resource usage with cuobjdump and checks the
 # claimed METHODS (regexes from Methods.cmake), SASS_SIGNATURES and the
-# limits MAX_REGISTERS / NO_SPILLS / NO_LOCAL_MEMORY. Without cuobjdump the
+# limits MAX_REGISTERS / NO_SPILLS / NO_LOCAL_MEMORY over the variant's own
+# kernels: those defined in its SOURCES, told by the line table, which is
+# why the variant objects are compiled with -lineinfo. Without cuobjdump the
 # test still exists and skips (exit 77) saying so; it never passes then.
 # Host-backend kernels have no machine code: no static tests.
 # docs/static-checks.md describes the checks.
@@ -111,11 +113,23 @@ endfunction()
 # Called by _kernel_opt_finalize once every variant is known.
 function(_kernel_opt_static_tests kernel)
   _kernel_opt_get(backend ${kernel} BACKEND)
-  if(NOT backend STREQUAL "cuda" OR NOT TARGET KernelOpt::kopt)
+  if(NOT backend STREQUAL "cuda")
+    return()
+  endif()
+  _kernel_opt_get(variants ${kernel} VARIANTS)
+  # The line table tells which file defines each kernel (kopt static: a
+  # variant's own kernels are those defined in its SOURCES). -lineinfo adds
+  # the table and leaves the machine code as it is; Nsight Compute's source
+  # view reads it too. nvcc only (clang: -gline-tables-only).
+  foreach(variant IN LISTS variants)
+    if(TARGET ${kernel}_kopt_${variant})
+      target_compile_options(${kernel}_kopt_${variant} PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-lineinfo>)
+    endif()
+  endforeach()
+  if(NOT TARGET KernelOpt::kopt)
     return()
   endif()
   _kernel_opt_get(bin ${kernel} BINARY_DIR)
-  _kernel_opt_get(variants ${kernel} VARIANTS)
   _kernel_opt_get(timeout ${kernel} TIMEOUT)
   _kernel_opt_find_cuobjdump(cuobjdump)
   set(tool_args "")

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "static/check.hpp"
+#include "static/line_info.hpp"
+#include "static/ownership.hpp"
 
 namespace kopt::sass {
 namespace {
@@ -17,9 +19,18 @@ std::string read_data(const std::string& name) {
   return text.str();
 }
 
+// The source each captured object was compiled from (data/capture.sh).
+std::string source_of(const std::string& base) {
+  const std::string kernel = base == "multi_arch" ? "shuffle_vector" : base;
+  return std::string(KOPT_STATIC_DATA_DIR) + "/kernels/" + kernel + ".cu";
+}
+
+// Parsed, with ownership: the captures have no line info, so the fallback
+// (the source's text) decides.
 std::vector<function> load(const std::string& base) {
   std::vector<function> functions = parse_sass(read_data(base + ".sass.txt"), base + ".o");
   attach_usage(functions, parse_resource_usage(read_data(base + ".res-usage.txt")));
+  (void)assign_ownership(functions, {source_of(base)});
   return functions;
 }
 
@@ -52,7 +63,7 @@ report check(const std::string& base, const std::vector<std::string>& methods, c
   std::vector<signature> signatures;
   for (const std::string& m : methods) signatures.push_back(method(m));
   signatures.insert(signatures.end(), extra.begin(), extra.end());
-  return evaluate("k", "v1", {base + ".o"}, load(base), signatures, l);
+  return evaluate("k", "v1", {base + ".o"}, {source_of(base)}, load(base), signatures, l);
 }
 
 TEST(StaticCheck, EveryMethodFoundWhereItsKernelUsesIt) {
@@ -103,7 +114,7 @@ TEST(StaticCheck, EmptySignatureIsNotMachineCheckableNeverVerified) {
 }
 
 TEST(StaticCheck, NoMachineCodeFailsEveryCheckableClaim) {
-  const report r = evaluate("k", "v1", {"ptx_only.o"}, {}, {method("warp_shuffle")}, {});
+  const report r = evaluate("k", "v1", {"ptx_only.o"}, {"ptx_only.cu"}, {}, {method("warp_shuffle")}, {});
   ASSERT_FALSE(r.passed());
   EXPECT_NE(r.m_failures[0].find("searched: no kernel functions"), std::string::npos) << r.m_failures[0];
   EXPECT_NE(r.m_notes[0].find("PTX only"), std::string::npos);
@@ -152,7 +163,7 @@ TEST(StaticCheck, FoundInOneArchitectureOnlyIsNoted) {
   std::vector<function> functions = load("multi_arch");
   // A regex only the sm_90a code matches: sm_80 addresses global memory as
   // [R2.64], sm_90a as desc[UR4][R2.64].
-  const report r = evaluate("k", "v1", {"multi_arch.o"}, functions,
+  const report r = evaluate("k", "v1", {"multi_arch.o"}, {source_of("multi_arch")}, functions,
                             {{"desc128", R"(LDG\.E\.128\S* R[0-9]+, desc\[)", "SASS_SIGNATURES"}}, {});
   EXPECT_TRUE(r.passed());
   ASSERT_EQ(r.m_signatures[0].m_archs_without, std::vector<std::string>{"sm_80"});

@@ -1,6 +1,7 @@
 // kopt static: the <k>.static.<variant> test. cuobjdump's SASS and resource
-// usage of the variant's objects; each claimed METHOD's signature and each
-// SASS_SIGNATURES regex searched in it; MAX_REGISTERS / NO_SPILLS /
+// usage of the variant's objects; its own kernels told from the others
+// (those defined in its SOURCES: static/ownership.hpp); each claimed
+// METHOD's signature and each SASS_SIGNATURES regex searched in those; MAX_REGISTERS / NO_SPILLS /
 // NO_LOCAL_MEMORY checked; a table on stdout and kernelopt.static JSON.
 //
 // The METHOD regexes come from the command line (the CMake side resolves
@@ -18,6 +19,7 @@
 #include "kopt/manifest.hpp"
 #include "static/check.hpp"
 #include "static/cuobjdump.hpp"
+#include "static/ownership.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -99,6 +101,7 @@ int cmd_static(const arguments& args, std::ostream& out, std::ostream& /*err*/) 
 
   std::vector<sass::function> functions;
   std::vector<std::string> host_only;
+  std::vector<std::string> line_info_notes;
   for (const std::string& object : objects) {
     sass::object_dump dump = sass::dump_object(cuobjdump, object);
     switch (dump.m_status) {
@@ -110,12 +113,20 @@ int cmd_static(const arguments& args, std::ostream& out, std::ostream& /*err*/) 
         host_only.push_back(std::filesystem::path(object).filename().string());
         break;
       case sass::object_dump::status::ok:
+        if (!dump.m_line_info_note.empty() && !dump.m_functions.empty()) {
+          line_info_notes.push_back("no line info from " + std::filesystem::path(object).filename().string() + ": " +
+                                    dump.m_line_info_note);
+        }
         for (sass::function& f : dump.m_functions) functions.push_back(std::move(f));
         break;
     }
   }
 
-  sass::report report = sass::evaluate(m.m_kernel, decl.m_name, objects, std::move(functions), signatures, limits);
+  std::vector<std::string> notes = sass::assign_ownership(functions, decl.m_sources);
+  notes.insert(notes.begin(), line_info_notes.begin(), line_info_notes.end());
+  sass::report report =
+      sass::evaluate(m.m_kernel, decl.m_name, objects, decl.m_sources, std::move(functions), signatures, limits);
+  report.m_notes.insert(report.m_notes.begin(), notes.begin(), notes.end());
   if (!host_only.empty()) {
     std::string names;
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;

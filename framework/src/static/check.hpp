@@ -3,11 +3,17 @@
 // (MAX_REGISTERS, NO_SPILLS, NO_LOCAL_MEMORY). Computation only:
 // evaluate() returns findings; report_json() and render_table() format them.
 //
+// Only the variant's own kernels are judged (ownership.hpp: defined in its
+// SOURCES): a claim matched only in other kernels of its objects, e.g.
+// ones a shared header defines, fails naming where it was found; limits
+// apply to the own kernels. A variant with claims or limits but no own
+// kernel fails.
+//
 // A signature is an ECMAScript regex searched (not anchored) in each
 // instruction's text: the opcode with its modifiers and the operands,
 // without the predicate guard, the address or the encoding
 // ("LDG.E.128.CONSTANT R8, desc[UR4][R2.64]"). A claim is verified when it
-// matches at least one instruction of at least one function; an empty
+// matches at least one instruction of at least one own function; an empty
 // signature means the method has no machine-code signature: it is reported
 // "no signature" (not machine-checkable), never "found".
 #pragma once
@@ -42,8 +48,9 @@ struct match_site {
 struct signature_result {
   signature m_signature;
   enum class status { found, missing, no_signature } m_status = status::missing;
-  long m_count = 0;  // matching instructions over every function
+  long m_count = 0;  // matching instructions over every own function
   std::vector<match_site> m_sites;
+  std::vector<match_site> m_elsewhere;  // matches in functions that are not the variant's own
   std::vector<std::string> m_archs_without;  // architectures in which it matched nothing (when found in another)
 };
 
@@ -58,7 +65,8 @@ struct report {
   std::string m_kernel;
   std::string m_variant;
   std::vector<std::string> m_objects;
-  std::vector<function> m_functions;
+  std::vector<std::string> m_sources;  // the variant's SOURCES: what makes a kernel its own
+  std::vector<function> m_functions;   // every function of the objects, own or not
   std::vector<signature_result> m_signatures;  // METHODS first, in claim order, then SASS_SIGNATURES
   std::vector<limit_result> m_limits;
   std::vector<std::string> m_failures;  // one line each; empty: pass
@@ -67,9 +75,11 @@ struct report {
   [[nodiscard]] bool passed() const { return m_failures.empty(); }
 };
 
-// Throws std::invalid_argument naming the signature when a regex does not compile.
+// `functions` carry their ownership (assign_ownership). Throws
+// std::invalid_argument naming the signature when a regex does not compile.
 [[nodiscard]] report evaluate(const std::string& kernel, const std::string& variant,
-                              const std::vector<std::string>& objects, std::vector<function> functions,
+                              const std::vector<std::string>& objects, const std::vector<std::string>& sources,
+                              std::vector<function> functions,
                               const std::vector<signature>& signatures, const limits& limits);
 
 // kind kernelopt.static, schema_version 1 (docs/static-checks.md).

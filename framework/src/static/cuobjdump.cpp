@@ -1,9 +1,15 @@
 #include "static/cuobjdump.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <regex>
+#include <stdexcept>
 
+#include "static/line_info.hpp"
 #include "static/tool.hpp"
 
 namespace kopt::sass {
@@ -19,6 +25,59 @@ std::vector<std::string> tool_environment(const std::string& cuobjdump) {
 
 std::string last_lines(const std::string& text, std::size_t max_chars = 600) {
   return text.size() <= max_chars ? text : "..." + text.substr(text.size() - max_chars);
+}
+
+// A temporary directory, removed with what is in it when it goes out of scope.
+class temp_directory {
+ public:
+  temp_directory() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "kopt-elf-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot create a temporary directory: " + std::string(std::strerror(errno)));
+    }
+    m_path = pattern;
+  }
+  ~temp_directory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  temp_directory(const temp_directory&) = delete;
+  temp_directory& operator=(const temp_directory&) = delete;
+  [[nodiscard]] const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+};
+
+// nvdisasm beside cuobjdump (the toolkit and the PyPI packages put them in
+// one directory), else the first in $PATH.
+std::string find_nvdisasm(const std::string& cuobjdump) {
+  const std::filesystem::path beside = std::filesystem::path(cuobjdump).parent_path() / "nvdisasm";
+  if (tool::is_executable(beside)) return beside.string();
+  return tool::find_in_path("nvdisasm");
+}
+
+// The line table of every cubin in `object`: cuobjdump -xelf all extracts
+// them into a temporary directory, nvdisasm -gi prints each with its line
+// information. Returns why it could not, or "".
+std::string read_definitions(const std::string& cuobjdump, const std::string& object,
+                             const std::vector<std::string>& env, definition_table& table) {
+  const std::string nvdisasm = find_nvdisasm(cuobjdump);
+  if (nvdisasm.empty()) return "nvdisasm not found";
+  const temp_directory dir;
+  const std::string absolute = std::filesystem::absolute(object).string();
+  const tool::captured extract = tool::run_captured({cuobjdump, "-xelf", "all", absolute}, env, dir.path());
+  if (!extract.exited(0)) return "cuobjdump -xelf all: " + extract.describe() + ": " + last_lines(extract.m_out + extract.m_err);
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    if (entry.path().extension() != ".cubin") continue;
+    const tool::captured listing = tool::run_captured({nvdisasm, "-gi", entry.path().string()}, env);
+    if (!listing.exited(0)) {
+      return "nvdisasm -gi " + entry.path().filename().string() + ": " + listing.describe() + ": " +
+             last_lines(listing.m_out + listing.m_err);
+    }
+    for (auto& [key, file] : parse_line_info(listing.m_out)) table.emplace(key, file);
+  }
+  return {};
 }
 
 }  // namespace
@@ -65,6 +124,13 @@ object_dump dump_object(const std::string& cuobjdump, const std::string& object)
   if (result.m_status != object_dump::status::ok) return result;
   result.m_functions = parse_sass(sass.m_out, object);
   attach_usage(result.m_functions, parse_resource_usage(usage.m_out));
+  definition_table definitions;
+  try {
+    result.m_line_info_note = read_definitions(cuobjdump, object, env, definitions);
+  } catch (const std::exception& e) {
+    result.m_line_info_note = e.what();
+  }
+  attach_definitions(result.m_functions, definitions);
   return result;
 }
 

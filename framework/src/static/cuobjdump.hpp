@@ -1,5 +1,7 @@
 // Finding and running cuobjdump on compiled objects: the SASS and the
-// resource usage of every function, per architecture.
+// resource usage of every function, per architecture, and where each is
+// defined (the line table, through `cuobjdump -xelf all` and
+// `nvdisasm -gi`: line_info.hpp).
 #pragma once
 
 #include <string>
@@ -28,9 +30,11 @@ struct object_dump {
   } m_status = status::ok;
   std::vector<function> m_functions;
   std::string m_message;
+  std::string m_line_info_note;  // why the line table could not be read; empty when it was (or has no entries)
 };
 
-// Runs `cuobjdump -sass` and `cuobjdump -res-usage` on `object`.
+// Runs `cuobjdump -sass` and `cuobjdump -res-usage` on `object`, then reads
+// its line table (m_defined_in of the functions it covers).
 // Throws std::runtime_error when cuobjdump cannot be started.
 [[nodiscard]] object_dump dump_object(const std::string& cuobjdump, const std::string& object);
 

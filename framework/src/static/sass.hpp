@@ -54,6 +54,11 @@ struct function {
   std::vector<instruction> m_instructions;
   resource_usage m_usage;
   bool m_has_usage = false;  // -res-usage reported this function
+  // Where the function is defined and whether that is one of the variant's
+  // SOURCES (ownership.hpp): "" / "" / false until someone finds out.
+  std::string m_defined_in;  // a file path; empty: unknown
+  std::string m_defined_by;  // "line info", "source text" or ""
+  bool m_own = false;
 
   // C++ name, demangled when the symbol is a mangled one.
   [[nodiscard]] std::string name() const;

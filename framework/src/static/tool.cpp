@@ -66,7 +66,8 @@ std::string captured::describe() const {
   return "exit code " + std::to_string(m_exit_code);
 }
 
-captured run_captured(const std::vector<std::string>& argv, const std::vector<std::string>& environment) {
+captured run_captured(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+                      const std::string& working_directory) {
   if (argv.empty()) throw std::runtime_error("run_captured: empty command");
   const temp_file out;
   const temp_file err;
@@ -75,6 +76,8 @@ captured run_captured(const std::vector<std::string>& argv, const std::vector<st
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(), O_WRONLY | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(), O_WRONLY | O_TRUNC, 0600);
+  // NOTE: glibc >= 2.29, macOS >= 10.15; the temporary files are absolute paths.
+  if (!working_directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, working_directory.c_str());
 
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));

@@ -21,10 +21,11 @@ struct captured {
 };
 
 // `environment`: "NAME=value" entries added to (or replacing in) this
-// process's environment. Throws std::runtime_error when the program cannot
-// be started.
+// process's environment; `working_directory`: where the program runs (empty:
+// here). Throws std::runtime_error when the program cannot be started.
 [[nodiscard]] captured run_captured(const std::vector<std::string>& argv,
-                                    const std::vector<std::string>& environment = {});
+                                    const std::vector<std::string>& environment = {},
+                                    const std::string& working_directory = {});
 
 // The first executable file `name` in $PATH; empty when there is none.
 [[nodiscard]] std::string find_in_path(const std::string& name);

@@ -22,5 +22,16 @@ done
 "$nvcc" -c --generate-code=arch=compute_80,code=sm_80 "$sm90a" -o "$work/multi_arch.o" "$here/kernels/shuffle_vector.cu"
 "$cuobjdump" -sass "$work/multi_arch.o" > "$here/multi_arch.sass.txt"
 "$cuobjdump" -res-usage "$work/multi_arch.o" > "$here/multi_arch.res-usage.txt"
+# A header defining two kernels, shared by two variants (kernels/shared/):
+# compiled with -lineinfo as the generated variant targets are; the line
+# table as nvdisasm -gi prints it for each cubin; this directory is written
+# @DATA@ in all three (the tests put it back where they need it).
+for v in variant_a variant_b; do
+  "$nvcc" -c -lineinfo "$sm90a" -o "$work/$v.o" "$here/kernels/shared/$v.cu"
+  "$cuobjdump" -sass "$work/$v.o" | sed "s|$here|@DATA@|g" > "$here/$v.sass.txt"
+  "$cuobjdump" -res-usage "$work/$v.o" | sed "s|$here|@DATA@|g" > "$here/$v.res-usage.txt"
+  mkdir "$work/$v" && (cd "$work/$v" && "$cuobjdump" -xelf all "$work/$v.o" > /dev/null)
+  "$(dirname "$cuobjdump")/nvdisasm" -gi "$work/$v"/*.cubin | sed "s|$here|@DATA@|g" > "$here/$v.line-info.txt"
+done
 mv "$work/ptxas.txt" "$here/ptxas-v.txt"
 { "$nvcc" --version | tail -2; "$cuobjdump" --version | tail -2; } > "$here/versions.txt"
