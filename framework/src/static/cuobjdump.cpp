@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "core/process.hpp"
 #include "static/tool.hpp"
 
 namespace kopt::sass {
@@ -17,8 +18,24 @@ std::vector<std::string> tool_environment(const std::string& cuobjdump) {
   return {"PATH=" + dir + (path != nullptr && *path != '\0' ? ":" + std::string(path) : std::string())};
 }
 
+// cuobjdump with its output kept, within the tools' time limit.
+process_result run_cuobjdump(const std::vector<std::string>& argv, const std::vector<std::string>& env = {}) {
+  process_options options;
+  options.m_capture = true;
+  options.m_environment = env;
+  options.m_limit_s = k_limit_tool_s;
+  options.m_limit_source = "kopt's default for cuobjdump";
+  return run_process(argv, options);
+}
+
 std::string last_lines(const std::string& text, std::size_t max_chars = 600) {
   return text.size() <= max_chars ? text : "..." + text.substr(text.size() - max_chars);
+}
+
+object_dump timed_out(object_dump& result, const process_result& run) {
+  result.m_status = object_dump::status::failed;
+  result.m_message = "cuobjdump " + run.describe();
+  return result;
 }
 
 }  // namespace
@@ -30,7 +47,7 @@ std::string find_cuobjdump(const std::string& given) {
 
 std::string cuobjdump_version(const std::string& cuobjdump) {
   try {
-    const tool::captured run = tool::run_captured({cuobjdump, "--version"});
+    const process_result run = run_cuobjdump({cuobjdump, "--version"});
     static const std::regex release(R"((release [0-9.]+, V[0-9.]+))");
     std::smatch match;
     if (std::regex_search(run.m_out, match, release)) return match[1].str();
@@ -57,10 +74,12 @@ object_dump::status classify_run(int exit_code, const std::string& output, std::
 object_dump dump_object(const std::string& cuobjdump, const std::string& object) {
   object_dump result;
   const std::vector<std::string> env = tool_environment(cuobjdump);
-  const tool::captured sass = tool::run_captured({cuobjdump, "-sass", object}, env);
+  const process_result sass = run_cuobjdump({cuobjdump, "-sass", object}, env);
+  if (sass.m_timed_out) return timed_out(result, sass);
   result.m_status = classify_run(sass.m_exit_code, sass.m_out + sass.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
-  const tool::captured usage = tool::run_captured({cuobjdump, "-res-usage", object}, env);
+  const process_result usage = run_cuobjdump({cuobjdump, "-res-usage", object}, env);
+  if (usage.m_timed_out) return timed_out(result, usage);
   result.m_status = classify_run(usage.m_exit_code, usage.m_out + usage.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
   result.m_functions = parse_sass(sass.m_out, object);
