@@ -196,7 +196,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     inputs.m_profile = profile;
     inputs.m_static = statics;
     const record r = build_gated_record(m, inputs);
-    write_json_atomic(m.record_path(variant), to_json(r));
+    write_json_new(m.record_path(variant), to_json(r));
     step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     status = r.m_gate.accepted() ? k_exit_ok : k_exit_fail;

@@ -48,7 +48,7 @@ int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
     return k_exit_skipped;
   }
   const std::filesystem::path path = m.record_path(r.m_variant);
-  write_json_atomic(path, to_json(r));
+  write_json_new(path, to_json(r));
   out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
   return r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
 }
