@@ -1,15 +1,22 @@
-// No record lost under concurrency: creating a file never replaces one, and
-// temp files of killed writers can be told apart and removed.
+// No record lost under concurrency: creating a file never replaces one, the
+// kernel lock serializes kopt record / optimize / mask, and temp files of
+// killed writers are cleaned up when the lock is taken.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 
+#include "core/file_lock.hpp"
 #include "core/json_io.hpp"
+#include "kopt/record.hpp"
 #include "test_support.hpp"
+
+extern char** environ;
 
 namespace kopt::test {
 namespace {
@@ -105,6 +112,109 @@ TEST(concurrency, stale_temp_files_are_those_of_dead_or_old_writers) {
   const std::vector<fs::path> removed = remove_stale_temp_files(dir, std::chrono::minutes(10));
   EXPECT_EQ(removed.size(), 3u);
   EXPECT_EQ(list_files(dir), (std::vector<std::string>{"notes.tmp.md", "v2.json.tmp." + live}));
+}
+
+TEST(concurrency, a_busy_lock_names_its_holder_and_is_removed_on_release) {
+  scratch_case c;
+  const fs::path path = c.path("records/softmax/.lock");
+  {
+    const file_lock held = acquire_file_lock(path, 0, "holder-a");
+    const std::string pid = std::to_string(::getpid());
+    try {
+      (void)acquire_file_lock(path, 0, "holder-b");
+      FAIL() << "acquired a held lock";
+    } catch (const lock_busy_error& error) {
+      EXPECT_EQ(std::string(error.what()), path.string() + ": held by pid " + pid + " (holder-a); not waiting");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_THROW((void)acquire_file_lock(path, 0.3, "holder-b"), lock_busy_error);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  }
+  EXPECT_FALSE(fs::exists(path));
+  const file_lock again = acquire_file_lock(path, 0, "holder-b");
+  EXPECT_TRUE(fs::exists(path));
+}
+
+TEST(concurrency, kopt_record_refuses_when_another_kopt_holds_the_kernel) {
+  scratch_case c;
+  const file_lock held = acquire_file_lock(c.path("records/softmax/.lock"), 0, "kopt optimize softmax");
+  std::vector<std::string> args = {"record", "--manifest", c.manifest(), "--variant", "v0", "--correctness",
+                                   c.path("results/correct.v0.json").string(), "--bench",
+                                   c.path("bench/bench.v0.json").string(), "--lock-wait", "0"};
+  const run_result r = run_kopt(args);
+  EXPECT_EQ(r.m_code, 2);
+  EXPECT_TRUE(contains(r.m_err, "held by pid " + std::to_string(::getpid()) + " (kopt optimize softmax)"))
+      << r.m_err;
+  EXPECT_TRUE(contains(r.m_err, "another kopt is writing softmax's records (--lock-wait SECONDS")) << r.m_err;
+  EXPECT_FALSE(fs::exists(c.record("v0")));
+}
+
+TEST(concurrency, taking_the_kernel_lock_removes_what_killed_writers_left) {
+  scratch_case c;
+  const fs::path stale = c.path("records/softmax/v0.json.tmp." + std::to_string(dead_pid()));
+  write_text(stale, "{\"half");
+  const run_result r = record_variant(c, "v0", false);
+  EXPECT_EQ(r.m_code, 0) << r.m_err;
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(contains(r.m_err, "kopt record: removed " + stale.string() + " (left by a writer that was killed)"))
+      << r.m_err;
+}
+
+// Two real `kopt record` processes on one variant, 20 times: one records
+// (ACCEPT), the other is refused because the record exists; the record is
+// whole, and neither a lock file nor a temp file is left behind.
+TEST(concurrency, two_kopt_record_at_once_write_one_record) {
+  scratch_case c;
+  for (const char* v : {"v0", "v1", "v2", "v3"}) {
+    const std::string name = v;
+    ASSERT_EQ(record_variant(c, name, name != "v0").m_code, name == "v2" || name == "v3" ? 1 : 0) << name;
+  }
+  std::vector<std::string> argv = {KOPT_BINARY,
+                                   "record",
+                                   "--manifest",
+                                   c.manifest(),
+                                   "--variant",
+                                   "v4",
+                                   "--correctness",
+                                   c.path("results/correct.v4.json").string(),
+                                   "--bench",
+                                   c.path("bench/bench.v4.json").string(),
+                                   "--env",
+                                   c.path("env.json").string(),
+                                   "--ceilings",
+                                   c.path("ceilings.json").string()};
+  std::vector<char*> args;
+  for (std::string& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  for (int round = 0; round < 20; ++round) {
+    pid_t pids[2];
+    std::string logs[2] = {c.path("err.0").string(), c.path("err.1").string()};
+    for (int i = 0; i < 2; ++i) {
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+      posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, logs[i].c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                       0644);
+      ASSERT_EQ(::posix_spawn(&pids[i], KOPT_BINARY, &actions, nullptr, args.data(), environ), 0);
+      posix_spawn_file_actions_destroy(&actions);
+    }
+    int codes[2];
+    for (int i = 0; i < 2; ++i) {
+      int status = 0;
+      ASSERT_EQ(::waitpid(pids[i], &status, 0), pids[i]);
+      ASSERT_TRUE(WIFEXITED(status));
+      codes[i] = WEXITSTATUS(status);
+    }
+    ASSERT_TRUE((codes[0] == 0 && codes[1] == 2) || (codes[0] == 2 && codes[1] == 0))
+        << "round " << round << ": exit codes " << codes[0] << ", " << codes[1] << "\n"
+        << read_text(logs[0]) << read_text(logs[1]);
+    const std::string loser = read_text(logs[codes[0] == 0 ? 1 : 0]);
+    EXPECT_TRUE(contains(loser, "the record of v4 exists")) << loser;
+    EXPECT_TRUE(read_record(c.record("v4")).m_gate.accepted());
+    EXPECT_EQ(temp_files(c.path("records")), std::vector<std::string>{});
+    EXPECT_FALSE(fs::exists(c.path("records/softmax/.lock")));
+    fs::remove(c.record("v4"));
+  }
 }
 
 }  // namespace

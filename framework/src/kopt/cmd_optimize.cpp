@@ -10,6 +10,7 @@
 #include "kopt/format.hpp"
 #include "kopt/gate.hpp"
 #include "kopt/harness_run.hpp"
+#include "kopt/kernel_lock.hpp"
 #include "kopt/record_store.hpp"
 #include "kopt/steps.hpp"
 
@@ -109,6 +110,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
 
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, args, "optimize", err);  // before choosing: one decision at a time
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
   // As the optimize-<k> build target, a decision (REJECT) or a skip (no

@@ -5,6 +5,7 @@
 #include "kopt/assemble.hpp"
 #include "kopt/commands.hpp"
 #include "kopt/gate.hpp"
+#include "kopt/kernel_lock.hpp"
 #include "kopt/record_store.hpp"
 #include "kopt/steps.hpp"
 
@@ -30,6 +31,7 @@ record build_gated_record(const manifest& m, const record_inputs& inputs) {
 
 int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, args, "record", err);
   record_inputs inputs;
   inputs.m_variant = args.value("--variant");
   (void)m.variant(inputs.m_variant);  // declared?
