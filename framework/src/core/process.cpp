@@ -328,9 +328,14 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
   // Whatever the program started in its group and left running goes too.
   ::kill(-pid, SIGKILL);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  int waited = 0;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  const int wait_error = errno;
   unregister_group(slot);
+  if (waited < 0) {  // reaped by someone else (SIGCHLD ignored?): the status is lost, not 0
+    throw std::runtime_error("waiting for " + argv[0] + " failed: " + std::strerror(wait_error));
+  }
   result.m_elapsed_s = seconds_since(start);
 
   if (got == static_cast<ssize_t>(sizeof exec_error)) {
