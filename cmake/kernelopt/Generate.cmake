@@ -446,6 +446,7 @@ function(_kernel_opt_write_manifest kernel)
     _kernel_opt_get(${field} ${kernel} ${field})
   endforeach()
   list(POP_FRONT TIMING min_samples min_time max_noise timeout)
+  _kernel_opt_get(test_timeout ${kernel} TIMEOUT)
   set(args "")
   foreach(name IN LISTS ARG_NAMES)
     get_property(arg GLOBAL PROPERTY _KERNEL_OPT_K_${kernel}_ARG_${name})
@@ -522,6 +523,7 @@ function(_kernel_opt_write_manifest kernel)
     ${baselines}
   ],
   \"timing\": {\"min_samples\": ${min_samples}, \"min_time_s\": ${min_time}, \"max_noise\": ${max_noise}, \"timeout_s\": ${timeout}, \"warmup_samples\": 3},
+  \"test_timeout_s\": ${test_timeout},
   \"executables\": {\"test\": \"$<TARGET_FILE:${kernel}_kopt_test>\", \"bench\": \"$<TARGET_FILE:${kernel}_kopt_bench>\", \"kopt\": ${j_kopt}},
   \"tools\": {\"ncu\": ${j_ncu}, \"specs_dir\": ${j_specs}, \"ceilings\": ${j_ceilings}},
   \"build_dir\": ${j_build_dir}

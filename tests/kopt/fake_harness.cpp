@@ -6,6 +6,10 @@
 //   KOPT_FAKE_TEST_EXIT      exit code as the test (default 0)
 //   KOPT_FAKE_BENCH_OUT      file copied to --benchmark_out=FILE (none if unset)
 //   KOPT_FAKE_BENCH_EXIT     exit code as the bench (default 0)
+//   KOPT_FAKE_TEST_HANG      as the test: start a child that sleeps, write
+//                            "<own pid> <child pid>" to this file, hang
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -41,6 +45,18 @@ int main(int argc, char** argv) {
   const std::string target = is_test ? results : bench;
   if (!source.empty() && !target.empty()) {
     std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
+  }
+  if (const std::string hang = env("KOPT_FAKE_TEST_HANG"); is_test && !hang.empty()) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      for (;;) ::pause();
+    }
+    {
+      std::ofstream pids(hang + ".part");
+      pids << ::getpid() << " " << child << "\n";
+    }
+    std::filesystem::rename(hang + ".part", hang);
+    for (;;) ::pause();
   }
   const std::string code = env(is_test ? "KOPT_FAKE_TEST_EXIT" : "KOPT_FAKE_BENCH_EXIT");
   return code.empty() ? 0 : std::atoi(code.c_str());

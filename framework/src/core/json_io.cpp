@@ -1,11 +1,13 @@
 #include "core/json_io.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace kopt {
@@ -121,15 +123,23 @@ void check_kind(const json& doc, const std::filesystem::path& path, const std::s
   if (version < 1) root.at("schema_version").fail("must be >= 1, got " + std::to_string(version));
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+std::filesystem::path temp_path_for(const std::filesystem::path& path) {
+  return path.string() + ".tmp." + std::to_string(::getpid());
+}
+
+namespace {
+
+void create_parent(const std::filesystem::path& path) {
+  if (!path.has_parent_path()) return;
   std::error_code ec;
-  if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) {
-      throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " + ec.message());
-    }
-  }
-  const std::string temp = path.string() + ".tmp." + std::to_string(::getpid());
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " + ec.message());
+}
+
+// `text` in a flushed temp file beside `path`; returns its name.
+std::string write_temp(const std::filesystem::path& path, const std::string& text) {
+  create_parent(path);
+  const std::string temp = temp_path_for(path).string();
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error(temp + ": cannot create: " + std::strerror(errno));
   try {
@@ -145,11 +155,82 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
     ::unlink(temp.c_str());
     throw std::runtime_error(temp + ": close failed: " + std::strerror(saved));
   }
+  return temp;
+}
+
+// Only the pid's own files: "<name>.tmp.<digits>".
+std::optional<pid_t> temp_writer_pid(const std::string& name) {
+  const std::size_t at = name.rfind(".tmp.");
+  if (at == std::string::npos || at == 0 || at + 5 >= name.size()) return std::nullopt;
+  const std::string digits = name.substr(at + 5);
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return std::nullopt;
+  return static_cast<pid_t>(std::stol(digits));
+}
+
+}  // namespace
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+  const std::string temp = write_temp(path, text);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int saved = errno;
     ::unlink(temp.c_str());
     throw std::runtime_error(path.string() + ": cannot replace: " + std::strerror(saved));
   }
+}
+
+void create_file_exclusive(const std::filesystem::path& path, const std::string& text) {
+  const std::string temp = write_temp(path, text);
+  if (::link(temp.c_str(), path.c_str()) == 0) {
+    ::unlink(temp.c_str());
+    return;
+  }
+  const int saved = errno;
+  ::unlink(temp.c_str());
+  if (saved == EEXIST) {
+    throw file_exists_error(path.string() + ": exists already (another writer created it first); not replaced");
+  }
+  if (saved != EPERM && saved != EOPNOTSUPP && saved != ENOSYS) {
+    throw std::runtime_error(path.string() + ": cannot create: " + std::strerror(saved));
+  }
+  // A file system without hard links: O_EXCL still never replaces a file,
+  // but a reader may see it half-written.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST) {
+    throw file_exists_error(path.string() + ": exists already (another writer created it first); not replaced");
+  }
+  if (fd < 0) throw std::runtime_error(path.string() + ": cannot create: " + std::strerror(errno));
+  try {
+    write_all(fd, text, path.string());
+    if (::fsync(fd) != 0) throw std::runtime_error(path.string() + ": fsync failed: " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    throw;
+  }
+  ::close(fd);
+}
+
+void write_json_new(const std::filesystem::path& path, const json& doc) {
+  create_file_exclusive(path, doc.dump(2) + "\n");
+}
+
+std::vector<std::filesystem::path> remove_stale_temp_files(const std::filesystem::path& dir,
+                                                           std::chrono::seconds max_age) {
+  std::vector<std::filesystem::path> removed;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return removed;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::optional<pid_t> pid = temp_writer_pid(it->path().filename().string());
+    if (!pid || *pid == ::getpid()) continue;
+    const bool dead = *pid <= 0 || (::kill(*pid, 0) != 0 && errno == ESRCH);
+    const auto written = std::filesystem::last_write_time(it->path(), ec);
+    const bool old = !ec && now - written > max_age;
+    if ((dead || old) && std::filesystem::remove(it->path(), ec)) removed.push_back(it->path());
+    ec.clear();
+  }
+  return removed;
 }
 
 void write_json_atomic(const std::filesystem::path& path, const json& doc) {

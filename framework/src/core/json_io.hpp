@@ -2,9 +2,11 @@
 // whose errors name the file and the JSON path of the offending key.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,34 @@ void check_kind(const json& doc, const std::filesystem::path& path, const std::s
 // std::runtime_error on failure and leaves no temp file behind.
 void write_file_atomic(const std::filesystem::path& path, const std::string& text);
 void write_json_atomic(const std::filesystem::path& path, const json& doc);
+
+// create_file_exclusive found the file already there: another writer won.
+class file_exists_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Creates `path` with `text` and never replaces a file: a temp file beside
+// it, flushed, then link(2)ed to `path`, which fails if `path` exists.
+// Readers see the whole file or none. Throws file_exists_error
+// "<path>: exists already (another writer created it first); not replaced",
+// std::runtime_error on other failures; leaves no temp file behind.
+// NOTE: for records, which are written once; write_file_atomic is for files
+// meant to be replaced (reports, env.json).
+void create_file_exclusive(const std::filesystem::path& path, const std::string& text);
+void write_json_new(const std::filesystem::path& path, const json& doc);
+
+// The temp file name write_file_atomic and create_file_exclusive use for
+// `path`: "<path>.tmp.<pid>", the writer's pid, so that a writer killed
+// mid-write can be told from a live one.
+[[nodiscard]] std::filesystem::path temp_path_for(const std::filesystem::path& path);
+
+// Removes, under `dir` (recursively), temp files "<name>.tmp.<pid>" left by
+// writers that were killed: those whose pid is not running, or that are
+// older than `max_age`. Returns what it removed.
+// REQUIRES: no writer that could still finish writes there (hold the lock).
+std::vector<std::filesystem::path> remove_stale_temp_files(const std::filesystem::path& dir,
+                                                           std::chrono::seconds max_age);
 
 // Typed access with path-naming errors. `where` is the file for messages.
 class json_reader {

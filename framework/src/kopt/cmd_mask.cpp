@@ -3,13 +3,15 @@
 #include <ostream>
 
 #include "kopt/commands.hpp"
+#include "kopt/kernel_lock.hpp"
 #include "kopt/record.hpp"
 #include "kopt/utc.hpp"
 
 namespace kopt::cli {
 
-int cmd_mask(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
+int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, args, "mask", err);
   const std::string& variant = args.value("--variant");
   (void)m.variant(variant);
   const std::filesystem::path path = m.record_path(variant);

@@ -10,6 +10,7 @@
 #include "kopt/format.hpp"
 #include "kopt/gate.hpp"
 #include "kopt/harness_run.hpp"
+#include "kopt/kernel_lock.hpp"
 #include "kopt/record_store.hpp"
 #include "kopt/steps.hpp"
 
@@ -78,7 +79,7 @@ std::optional<std::filesystem::path> run_profile(const manifest& m, const std::s
   if (ceilings) argv.insert(argv.end(), {"--ceilings", *ceilings});
   if (quick) argv.emplace_back("--quick");
   step(out, 4, "profile: " + describe_command(argv));
-  const process_result r = run_process(argv);
+  const process_result r = run_process(argv, {k_limit_subcommand_s, "kopt's default for kopt profile"});
   if (!r.exited(0) || !std::filesystem::exists(file)) {
     out << "      profile: " << r.describe() << "; the record says profile: not run\n";
     return std::nullopt;
@@ -96,7 +97,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
   for (const std::string& object : decl.m_static->m_objects) argv.insert(argv.end(), {"--objects", object});
   argv.insert(argv.end(), decl.m_static->m_args.begin(), decl.m_static->m_args.end());
   step(out, 5, "static checks: kopt static --variant " + decl.m_name);
-  const process_result r = run_process(argv);
+  const process_result r = run_process(argv, {k_limit_subcommand_s, "kopt's default for kopt static"});
   if (r.exited(1)) out << "      static checks: FAIL (a claimed METHOD or a limit; see the record)\n";
   if (!std::filesystem::exists(file)) {
     out << "      static checks: " << r.describe() << ", no result; the record says static: not run\n";
@@ -109,6 +110,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
 
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, args, "optimize", err);  // before choosing: one decision at a time
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
   for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
@@ -144,7 +146,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const std::filesystem::path results = run / ("correct." + variant + ".json");
   const std::vector<std::string> test_argv = test_command(m, variant, results);
   step(out, 2, "correctness: " + describe_command(test_argv));
-  const process_result tested = run_process(test_argv);
+  const process_result tested = run_process(test_argv, harness_limits(m));
   bool broken = false;
   if (tested.exited(k_harness_skipped)) {
     skipped.push_back("correctness tests (" + skip_reason_of(m, variant, results) + ")");
@@ -164,7 +166,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     const std::vector<std::string> bench_argv = bench_command(m, bench_impls(m, decl, records), bench, quick,
                                                               ceilings.value_or(""));
     step(out, 3, "benchmark: " + describe_command(bench_argv));
-    const process_result benched = run_process(bench_argv);
+    const process_result benched = run_process(bench_argv, harness_limits(m));
     if (benched.exited(k_harness_skipped)) {
       skipped.push_back("benchmark (the bench exited 77: no device to time on)");
     } else if (!(benched.exited(0) || benched.exited(1)) || !std::filesystem::exists(bench)) {
@@ -197,7 +199,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     inputs.m_profile = profile;
     inputs.m_static = statics;
     const record r = build_gated_record(m, inputs);
-    write_json_atomic(m.record_path(variant), to_json(r));
+    write_json_new(m.record_path(variant), to_json(r));
     step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     status = r.m_gate.accepted() ? k_exit_ok : k_exit_fail;

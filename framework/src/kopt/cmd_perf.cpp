@@ -68,7 +68,7 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   const std::vector<std::string> argv = bench_command(m, impls, bench, args.has("--quick"));
   out << "perf " << m.m_kernel << ": best is " << best->m_variant << "; " << describe_command(argv) << "\n"
       << std::flush;
-  const process_result ran = run_process(argv);
+  const process_result ran = run_process(argv, harness_limits(m, 0.9));
   if (ran.exited(k_harness_skipped)) {
     out << "SKIPPED: the benchmark exited 77 (no device to time on)\n";
     return k_exit_skipped;

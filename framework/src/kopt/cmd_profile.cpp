@@ -19,9 +19,9 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/process.hpp"
 #include "kopt/commands.hpp"
 #include "kopt/manifest.hpp"
-#include "kopt/process.hpp"
 #include "kopt/profile_import.hpp"
 #include "static/tool.hpp"
 
@@ -92,9 +92,20 @@ std::string safe_file_name(std::string text) {
   return text;
 }
 
+// ncu with its output kept: `limit_s` for a profiling run, the tools'
+// default for --version and --import.
+process_result run_ncu(const std::vector<std::string>& argv, double limit_s = k_limit_tool_s) {
+  process_options options;
+  options.m_capture = true;
+  options.m_limit_s = limit_s;
+  options.m_limit_source = limit_s == k_limit_tool_s ? "kopt's default for ncu --version and --import"
+                                                     : "kopt's default for one ncu profiling run";
+  return run_process(argv, options);
+}
+
 std::string ncu_version(const std::string& ncu) {
   try {
-    const tool::captured run = tool::run_captured({ncu, "--version"});
+    const process_result run = run_ncu({ncu, "--version"});
     std::istringstream lines(run.m_out);
     std::string line;
     std::string last;
@@ -231,23 +242,25 @@ int cmd_profile(const arguments& args, std::ostream& out, std::ostream& /*err*/)
 
       out << "profile: " << in.m_name << " ..." << std::flush;
       std::filesystem::remove(in.m_report);
-      const tool::captured run = tool::run_captured(argv);
+      const process_result run = run_ncu(argv, k_limit_ncu_run_s);
       const std::string output = run.m_out + run.m_err;
       write_file_atomic(base + ".log", describe_command(argv) + "\n" + output);
       if (profile::is_permission_problem(output)) {
         out << " counters not readable\n";
         return finish_unavailable(args, m, *profile::ncu_problem(output), out);
       }
-      if (!std::filesystem::exists(in.m_report)) {
+      if (run.m_timed_out || !std::filesystem::exists(in.m_report)) {
         in.m_report.clear();
-        in.m_error = profile::ncu_problem(output).value_or("ncu " + run.describe() + ", no report written") +
+        in.m_error = (run.m_timed_out ? "ncu " + run.describe()
+                                      : profile::ncu_problem(output).value_or("ncu " + run.describe() +
+                                                                              ", no report written")) +
                      " (log: " + base + ".log)";
         out << " failed\n";
         inputs.push_back(std::move(in));
         continue;
       }
-      const tool::captured csv =
-          tool::run_captured({ncu, "--import", in.m_report, "--csv", "--page", "raw", "--print-units", "base"});
+      const process_result csv =
+          run_ncu({ncu, "--import", in.m_report, "--csv", "--page", "raw", "--print-units", "base"});
       in.m_csv_file = base + ".csv";
       write_file_atomic(in.m_csv_file, csv.m_out);
       if (!csv.exited(0)) {

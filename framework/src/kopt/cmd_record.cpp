@@ -5,6 +5,7 @@
 #include "kopt/assemble.hpp"
 #include "kopt/commands.hpp"
 #include "kopt/gate.hpp"
+#include "kopt/kernel_lock.hpp"
 #include "kopt/record_store.hpp"
 #include "kopt/steps.hpp"
 
@@ -30,6 +31,7 @@ record build_gated_record(const manifest& m, const record_inputs& inputs) {
 
 int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
   const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, args, "record", err);
   record_inputs inputs;
   inputs.m_variant = args.value("--variant");
   (void)m.variant(inputs.m_variant);  // declared?
@@ -48,7 +50,7 @@ int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
     return k_exit_skipped;
   }
   const std::filesystem::path path = m.record_path(r.m_variant);
-  write_json_atomic(path, to_json(r));
+  write_json_new(path, to_json(r));
   out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
   return r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
 }

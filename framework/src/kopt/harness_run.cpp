@@ -38,6 +38,16 @@ std::vector<std::string> bench_command(const manifest& m, const std::vector<std:
   return argv;
 }
 
+process_options harness_limits(const manifest& m, double share) {
+  process_options options;
+  const double base = m.m_test_timeout_s.value_or(k_limit_harness_s);
+  options.m_limit_s = share * base;
+  std::string source = m.m_test_timeout_s ? "the kernel's TIMEOUT" : "kopt's default; the manifest has no test_timeout_s";
+  if (share != 1.0) source = std::to_string(static_cast<int>(share * 100 + 0.5)) + "% of " + source;
+  options.m_limit_source = source;
+  return options;
+}
+
 std::filesystem::path new_run_dir(const manifest& m) {
   const std::filesystem::path base = m.build_dir() / "runs" / utc_now_compact();
   std::filesystem::path dir = base;

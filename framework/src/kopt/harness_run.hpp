@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kopt/manifest.hpp"
-#include "kopt/process.hpp"
+#include "core/process.hpp"
 
 namespace kopt {
 
@@ -28,6 +28,12 @@ inline constexpr int k_harness_skipped = 77;
 [[nodiscard]] std::vector<std::string> bench_command(const manifest& m, const std::vector<std::string>& impls,
                                                      const std::filesystem::path& out, bool quick,
                                                      const std::string& ceilings = "");
+
+// The time limit of a test or benchmark process kopt runs: `share` of the
+// kernel's TIMEOUT (manifest test_timeout_s), else of k_limit_harness_s.
+// kopt perf, itself a CTest test with that TIMEOUT, gives its benchmark 0.9
+// of it, so that the benchmark is stopped (and named) before CTest kills kopt.
+[[nodiscard]] process_options harness_limits(const manifest& m, double share = 1.0);
 
 // <build>/kernelopt/<k>/runs/<UTC time>: one directory per run.
 [[nodiscard]] std::filesystem::path new_run_dir(const manifest& m);

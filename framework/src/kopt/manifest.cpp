@@ -121,6 +121,10 @@ manifest read_manifest(const std::filesystem::path& path) {
   const json_reader baselines = root.at("baselines");
   for (std::size_t i = 0; i < baselines.size(); ++i) m.m_baselines.push_back(read_impl(baselines.at(i)));
   m.m_timing = timing_settings_from_json(root.at("timing"));
+  if (root.has("test_timeout_s")) {
+    m.m_test_timeout_s = root.at("test_timeout_s").as_number();
+    if (!(*m.m_test_timeout_s > 0)) root.at("test_timeout_s").fail("must be a positive number of seconds");
+  }
   const json_reader executables = root.at("executables");
   m.m_test_executable = executables.at("test").as_string();
   m.m_bench_executable = executables.at("bench").as_string();

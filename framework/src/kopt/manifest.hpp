@@ -72,6 +72,9 @@ struct manifest {
   std::vector<variant_decl> m_variants;  // declaration order = the loop's order
   std::vector<impl_decl> m_baselines;
   timing_settings m_timing;
+  // The kernel's TIMEOUT (CTest's limit per test process); absent in
+  // manifests written before it was recorded.
+  std::optional<double> m_test_timeout_s;
   std::string m_test_executable;
   std::string m_bench_executable;     // empty when the kernel has no benchmark target
   std::filesystem::path m_build_dir;  // <build>/kernelopt/<kernel>

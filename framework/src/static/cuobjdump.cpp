@@ -9,6 +9,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "core/process.hpp"
 #include "static/line_info.hpp"
 #include "static/tool.hpp"
 
@@ -21,6 +22,16 @@ std::vector<std::string> tool_environment(const std::string& cuobjdump) {
   const std::string dir = std::filesystem::path(cuobjdump).parent_path().string();
   const char* path = std::getenv("PATH");
   return {"PATH=" + dir + (path != nullptr && *path != '\0' ? ":" + std::string(path) : std::string())};
+}
+
+// cuobjdump with its output kept, within the tools' time limit.
+process_result run_cuobjdump(const std::vector<std::string>& argv, const std::vector<std::string>& env = {}) {
+  process_options options;
+  options.m_capture = true;
+  options.m_environment = env;
+  options.m_limit_s = k_limit_tool_s;
+  options.m_limit_source = "kopt's default for cuobjdump";
+  return run_process(argv, options);
 }
 
 std::string last_lines(const std::string& text, std::size_t max_chars = 600) {
@@ -66,11 +77,17 @@ std::string read_definitions(const std::string& cuobjdump, const std::string& ob
   if (nvdisasm.empty()) return "nvdisasm not found";
   const temp_directory dir;
   const std::string absolute = std::filesystem::absolute(object).string();
-  const tool::captured extract = tool::run_captured({cuobjdump, "-xelf", "all", absolute}, env, dir.path());
+  process_options extract_options;
+  extract_options.m_capture = true;
+  extract_options.m_environment = env;
+  extract_options.m_limit_s = k_limit_tool_s;
+  extract_options.m_limit_source = "kopt's default for cuobjdump";
+  extract_options.m_working_directory = dir.path();
+  const process_result extract = run_process({cuobjdump, "-xelf", "all", absolute}, extract_options);
   if (!extract.exited(0)) return "cuobjdump -xelf all: " + extract.describe() + ": " + last_lines(extract.m_out + extract.m_err);
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
     if (entry.path().extension() != ".cubin") continue;
-    const tool::captured listing = tool::run_captured({nvdisasm, "-gi", entry.path().string()}, env);
+    const process_result listing = run_cuobjdump({nvdisasm, "-gi", entry.path().string()}, env);
     if (!listing.exited(0)) {
       return "nvdisasm -gi " + entry.path().filename().string() + ": " + listing.describe() + ": " +
              last_lines(listing.m_out + listing.m_err);
@@ -78,6 +95,12 @@ std::string read_definitions(const std::string& cuobjdump, const std::string& ob
     for (auto& [key, file] : parse_line_info(listing.m_out)) table.emplace(key, file);
   }
   return {};
+}
+
+object_dump timed_out(object_dump& result, const process_result& run) {
+  result.m_status = object_dump::status::failed;
+  result.m_message = "cuobjdump " + run.describe();
+  return result;
 }
 
 }  // namespace
@@ -89,7 +112,7 @@ std::string find_cuobjdump(const std::string& given) {
 
 std::string cuobjdump_version(const std::string& cuobjdump) {
   try {
-    const tool::captured run = tool::run_captured({cuobjdump, "--version"});
+    const process_result run = run_cuobjdump({cuobjdump, "--version"});
     static const std::regex release(R"((release [0-9.]+, V[0-9.]+))");
     std::smatch match;
     if (std::regex_search(run.m_out, match, release)) return match[1].str();
@@ -116,10 +139,12 @@ object_dump::status classify_run(int exit_code, const std::string& output, std::
 object_dump dump_object(const std::string& cuobjdump, const std::string& object) {
   object_dump result;
   const std::vector<std::string> env = tool_environment(cuobjdump);
-  const tool::captured sass = tool::run_captured({cuobjdump, "-sass", object}, env);
+  const process_result sass = run_cuobjdump({cuobjdump, "-sass", object}, env);
+  if (sass.m_timed_out) return timed_out(result, sass);
   result.m_status = classify_run(sass.m_exit_code, sass.m_out + sass.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
-  const tool::captured usage = tool::run_captured({cuobjdump, "-res-usage", object}, env);
+  const process_result usage = run_cuobjdump({cuobjdump, "-res-usage", object}, env);
+  if (usage.m_timed_out) return timed_out(result, usage);
   result.m_status = classify_run(usage.m_exit_code, usage.m_out + usage.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
   result.m_functions = parse_sass(sass.m_out, object);
