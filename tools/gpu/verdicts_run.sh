@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# One GPU-machine call of the "Verdicts you can trust" evidence: build (if
+# needed), then the named phases, each writing under OUT_DIR:
+#   suite       ctest -L kernel-opt (every example and test kernel on the GPU)
+#   adversarial tools/gpu/adversarial.sh ... adversarial.cuda
+#   pair        tools/gpu/adversarial.sh ... adversarial.cuda_pair
+#   validation  tools/gpu/bench_validation.sh (ncu agreement, stability)
+# Usage: tools/gpu/verdicts_run.sh BUILD_DIR OUT_DIR PHASE...
+set -uo pipefail
+build=$1; out=$2; shift 2
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")" && pwd)
+export PATH="/usr/local/cuda/bin:$PATH"
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+fi
+start=$(date +%s)
+cmake --build "$build" -j 16 > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+echo "build: $(( $(date +%s) - start )) s"
+for phase in "$@"; do
+  start=$(date +%s)
+  case $phase in
+    suite) ctest --test-dir "$build" -L kernel-opt -j 8 --output-on-failure > "$out/suite.log" 2>&1
+           echo "suite: exit $? ($(( $(date +%s) - start )) s)"; tail -25 "$out/suite.log" ;;
+    adversarial) "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda; echo "adversarial: exit $? ($(( $(date +%s) - start )) s)" ;;
+    pair) "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda_pair; echo "pair: exit $? ($(( $(date +%s) - start )) s)" ;;
+    validation) KOPT_VALIDATION_RUNS=${KOPT_VALIDATION_RUNS:-3} "$here/bench_validation.sh" "$build" "$out/validation" env ncu runs summary > "$out/validation.log" 2>&1
+                echo "validation: exit $? ($(( $(date +%s) - start )) s)"; tail -40 "$out/validation/summary.md" ;;
+    *) echo "unknown phase $phase" ;;
+  esac
+done
