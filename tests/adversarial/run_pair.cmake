@@ -10,7 +10,7 @@ get_filename_component(kernel "${MANIFEST}" DIRECTORY)
 get_filename_component(kernel "${kernel}" NAME)
 
 function(optimize variant)
-  execute_process(COMMAND "${KOPT}" optimize --manifest "${MANIFEST}" --variant ${variant}
+  execute_process(COMMAND "${KOPT}" optimize --manifest "${MANIFEST}" --variant ${variant} ${OPTIMIZE_ARGS}
     RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(record "${RECORDS}/${kernel}/${variant}.json")
   if(NOT EXISTS "${record}")

@@ -21,7 +21,7 @@ foreach(entry IN LISTS entries)
     list(GET parts 2 rules)
     string(REPLACE "|" ";" rules "${rules}")
   endif()
-  execute_process(COMMAND "${KOPT}" optimize --manifest "${MANIFEST}" --variant ${variant}
+  execute_process(COMMAND "${KOPT}" optimize --manifest "${MANIFEST}" --variant ${variant} ${OPTIMIZE_ARGS}
     RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message(STATUS "optimize ${kernel}/${variant} -> ${code}\n${out}${err}")
   set(record "${RECORDS}/${kernel}/${variant}.json")

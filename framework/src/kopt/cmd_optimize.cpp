@@ -179,8 +179,10 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   }
 
   const bool measured = skipped.empty() && !broken;
-  const std::optional<std::filesystem::path> profile = measured ? run_profile(m, variant, run, quick, ceilings, out)
-                                                                : skip_step(out, 4, "profile");
+  const std::optional<std::filesystem::path> profile =
+      !measured                 ? skip_step(out, 4, "profile")
+      : args.has("--no-profile") ? skip_step(out, 4, "profile (--no-profile)")
+                                 : run_profile(m, variant, run, quick, ceilings, out);
   const std::optional<std::filesystem::path> statics = measured ? run_static(m, decl, run, out)
                                                                 : skip_step(out, 5, "static checks");
 

@@ -91,6 +91,7 @@ const std::vector<command>& command_table() {
         {"--variant", "NAME", o::optional, "the variant (default: the first without a record)"},
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
         {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
+        {"--no-profile", "", o::flag, "skip the Nsight Compute step (the record says profile: not run)"},
         {"--build-target", "", o::flag, "as optimize-<k>: a REJECT or a skip is printed, exit 0"},
         {"--lock-wait", "SECONDS", o::optional,
          "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
