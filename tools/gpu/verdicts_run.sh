@@ -20,12 +20,14 @@ echo "build: $(( $(date +%s) - start )) s"
 for phase in "$@"; do
   start=$(date +%s)
   case $phase in
-    suite) ctest --test-dir "$build" -L kernel-opt -j 8 --output-on-failure > "$out/suite.log" 2>&1
+    suite) timeout "${PHASE_LIMIT:-400}" ctest --test-dir "$build" -L kernel-opt -j 8 --output-on-failure > "$out/suite.log" 2>&1
            echo "suite: exit $? ($(( $(date +%s) - start )) s)"; tail -25 "$out/suite.log" ;;
-    adversarial) "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda; echo "adversarial: exit $? ($(( $(date +%s) - start )) s)" ;;
-    pair) "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda_pair; echo "pair: exit $? ($(( $(date +%s) - start )) s)" ;;
-    validation) KOPT_VALIDATION_RUNS=${KOPT_VALIDATION_RUNS:-3} "$here/bench_validation.sh" "$build" "$out/validation" env ncu runs summary > "$out/validation.log" 2>&1
+    adversarial) timeout "${PHASE_LIMIT:-400}" "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda; echo "adversarial: exit $? ($(( $(date +%s) - start )) s)" ;;
+    pair) timeout "${PHASE_LIMIT:-400}" "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda_pair; echo "pair: exit $? ($(( $(date +%s) - start )) s)" ;;
+    validation) KOPT_VALIDATION_RUNS=${KOPT_VALIDATION_RUNS:-3} timeout "${PHASE_LIMIT:-400}" "$here/bench_validation.sh" "$build" "$out/validation" env ncu runs summary > "$out/validation.log" 2>&1
                 echo "validation: exit $? ($(( $(date +%s) - start )) s)"; tail -40 "$out/validation/summary.md" ;;
     *) echo "unknown phase $phase" ;;
   esac
+  # Tables are written as the suites go: keep them even when a phase was cut short.
+  mkdir -p "$out/adv" && cp "$build"/tests/adversarial/cuda/*.md "$out/adv/" 2>/dev/null
 done
