@@ -356,11 +356,11 @@ TEST(Document, SeveralImplementationsAndFailures) {
   EXPECT_FALSE(doc.contains("bottleneck"));
   EXPECT_EQ(doc["impls"]["v2"]["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(doc["impls"]["v0"]["bottleneck"], "not profiled");
-  const json v2 = impl_document(doc, "v2");
+  const json v2 = impl_document(doc, "v2", "profile.json");
   EXPECT_EQ(v2["status"], "ok");
   EXPECT_EQ(v2["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(v2["benchmarks"].size(), 1u);
-  const json v0 = impl_document(doc, "v0");
+  const json v0 = impl_document(doc, "v0", "profile.json");
   EXPECT_EQ(v0["status"], "unavailable");
   EXPECT_EQ(v0["bottleneck"], "not profiled");
 }

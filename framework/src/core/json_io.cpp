@@ -84,6 +84,45 @@ std::string shorten(const std::string& text, std::size_t max) {
   return text.substr(0, max) + "...(" + std::to_string(text.size() - max) + " more)";
 }
 
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80;  // bounds of the second byte (overlongs, surrogates, > U+10FFFF excluded)
+    unsigned char high = 0xBF;
+    if (c < 0x80) {
+      length = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    }
+    bool ok = length != 0 && i + length <= text.size();
+    for (std::size_t k = 1; ok && k < length; ++k) {
+      const unsigned char next = byte(i + k);
+      ok = k == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
+    }
+    if (ok) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -270,7 +309,9 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 }
 
 void write_json_atomic(const std::filesystem::path& path, const json& doc) {
-  write_file_atomic(path, doc.dump(2) + "\n");
+  // Replace, not throw, on invalid UTF-8: a string that slipped in from a
+  // tool's output must not lose the whole file.
+  write_file_atomic(path, doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 json_reader json_reader::at(const std::string& key) const {

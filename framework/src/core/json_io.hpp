@@ -30,6 +30,11 @@ inline constexpr std::size_t k_max_quote = 80;                          // quote
 // the count of characters left out: "1111...(29920 more)".
 [[nodiscard]] std::string shorten(const std::string& text, std::size_t max = k_max_quote);
 
+// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD:
+// text from tools (ncu's CSV, cuobjdump) may carry any bytes, and a JSON
+// string must be UTF-8 (nlohmann's dump throws otherwise).
+[[nodiscard]] std::string valid_utf8(const std::string& text);
+
 // Reads a whole file of at most k_max_input_bytes; throws format_error
 // naming the file ("no such file", "cannot read", "larger than ...").
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path);

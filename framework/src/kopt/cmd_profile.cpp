@@ -151,7 +151,7 @@ void write_documents(const std::filesystem::path& out, const json& doc, std::ost
   for (const auto& item : impls.items()) {
     const std::filesystem::path file =
         out.parent_path() / (out.stem().string() + "." + item.key() + out.extension().string());
-    write_json_atomic(file, profile::impl_document(doc, item.key()));
+    write_json_atomic(file, profile::impl_document(doc, item.key(), out.string()));
     text << "-> " << file.string() << "\n";
   }
 }

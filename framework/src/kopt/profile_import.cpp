@@ -135,7 +135,7 @@ csv_table parse_csv(const std::string& text, const std::string& what) {
   bool units_checked = false;
   while (std::getline(lines, line)) {
     if (line.empty() || line[0] != '"') continue;
-    std::vector<std::string> cells = split_csv_line(line);
+    std::vector<std::string> cells = split_csv_line(valid_utf8(line));
     if (!have_header) {
       if (cells.empty() || cells[0] != "ID") continue;
       table.m_header = std::move(cells);
@@ -779,31 +779,47 @@ json build_document(const document_settings& settings, const std::vector<benchma
   return doc;
 }
 
-json impl_document(const json& doc, const std::string& impl) {
+json impl_document(const json& doc, const std::string& impl, const std::string& file) {
+  const json_reader root(doc, file);
+  if (!doc.is_object()) root.fail("expected an object");
   json out = doc;
   json benchmarks = json::array();
   std::size_t ok = 0;
   std::size_t total = 0;
   std::string first_error;
-  for (const json& b : doc.value("benchmarks", json::array())) {
-    if (b.value("impl", std::string()) != impl) continue;
-    ++total;
-    if (b.value("status", std::string()) == "ok") {
-      ++ok;
-    } else if (first_error.empty()) {
-      first_error = b.value("name", std::string()) + ": " + b.value("error", std::string("failed"));
+  if (root.has("benchmarks")) {
+    const json_reader list = root.at("benchmarks");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json_reader b = list.at(i);
+      if (!b.raw().is_object()) b.fail("expected an object");
+      if ((b.has("impl") ? b.at("impl").as_string() : "") != impl) continue;
+      ++total;
+      if ((b.has("status") ? b.at("status").as_string() : "") == "ok") {
+        ++ok;
+      } else if (first_error.empty()) {
+        first_error = (b.has("name") ? b.at("name").as_string() : "") + ": " +
+                      (b.has("error") ? b.at("error").as_string() : "failed");
+      }
+      benchmarks.push_back(b.raw());
     }
-    benchmarks.push_back(b);
   }
   out["benchmarks"] = benchmarks;
   out["status"] = ok == 0 ? "unavailable" : (ok < total ? "partial" : "ok");
   out["reason"] = ok == total && total > 0 ? json(nullptr) : json(first_error.empty() ? "not profiled" : first_error);
-  const json impls = doc.value("impls", json::object());
   out["impls"] = json::object();
-  if (impls.contains(impl)) out["impls"][impl] = impls[impl];
   out["impl"] = impl;
-  out["bottleneck"] = impls.contains(impl) ? impls[impl]["bottleneck"] : json("not profiled");
-  out["roofline"] = impls.contains(impl) ? impls[impl]["roofline"] : json::array();
+  out["bottleneck"] = "not profiled";
+  out["roofline"] = json::array();
+  if (root.has("impls")) {
+    const json_reader impls = root.at("impls");
+    if (!impls.raw().is_object()) impls.fail("expected an object of implementations");
+    if (impls.has(impl)) {
+      const json_reader entry = impls.at(impl);
+      out["impls"][impl] = entry.raw();
+      out["bottleneck"] = entry.at("bottleneck").raw();
+      out["roofline"] = entry.at("roofline").raw();
+    }
+  }
   return out;
 }
 

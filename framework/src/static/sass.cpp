@@ -1,5 +1,7 @@
 #include "static/sass.hpp"
 
+#include "core/json_io.hpp"
+
 #include <cxxabi.h>
 
 #include <cctype>
@@ -170,7 +172,7 @@ std::vector<function> parse_sass(const std::string& text, const std::string& obj
   section where = section::none;
   std::string arch;
   bool in_function = false;
-  std::istringstream lines(text);
+  std::istringstream lines(valid_utf8(text));  // names and instructions end up in JSON
   std::string line;
   while (std::getline(lines, line)) {
     if (line.find("Fatbin elf code:") != std::string::npos) {
@@ -225,7 +227,7 @@ usage_table parse_resource_usage(const std::string& text) {
   section where = section::none;
   std::string arch = "unknown";
   std::string current;
-  std::istringstream lines(text);
+  std::istringstream lines(valid_utf8(text));  // names and instructions end up in JSON
   std::string line;
   while (std::getline(lines, line)) {
     if (line.find("Fatbin elf code:") != std::string::npos) {
