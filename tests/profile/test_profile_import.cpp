@@ -64,6 +64,31 @@ TEST(NcuCsv, Numbers) {
   EXPECT_FALSE(parse_number("n/a"));
   EXPECT_FALSE(parse_number("(256, 1, 1)"));
   EXPECT_FALSE(parse_number("1,23"));  // not thousands grouping
+  EXPECT_FALSE(parse_number("1234,567"));
+  EXPECT_FALSE(parse_number("1,2345"));
+  EXPECT_EQ(parse_number("-12,345.25"), -12345.25);
+  EXPECT_EQ(parse_number(".5e-2"), 0.005);
+  EXPECT_EQ(parse_number("7."), 7.0);
+  EXPECT_FALSE(parse_number("."));
+  EXPECT_FALSE(parse_number("1e"));
+  EXPECT_FALSE(parse_number("-"));
+}
+
+// A cell of 30 000 digits crashed the import (std::regex recursed once per
+// character); the hand-written check takes it in one pass.
+TEST(NcuCsv, HugeNumericCellsAreHandled) {
+  const std::string digits(30000, '7');
+  EXPECT_FALSE(parse_number(digits));               // beyond double: not a value
+  EXPECT_FALSE(parse_number("-" + digits + ".5"));  // likewise
+  EXPECT_EQ(parse_number("0." + std::string(29998, '0') + "1"), 0.0);
+  EXPECT_FALSE(parse_number(digits + "x"));
+  const std::string csv = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"launch__occupancy_limit_" +
+                          std::string(20000, 'r') + "\"\n\"\",\"\",\"nsecond\",\"block\"\n\"0\",\"k\",\"" +
+                          digits + "\",\"" + digits + "\"\n";
+  const std::vector<kernel_profile> kernels = kernels_from_table(parse_csv(csv, "huge.csv"));
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_FALSE(kernels[0].m_duration_ns);
+  EXPECT_TRUE(kernels[0].m_occupancy_limits.empty());
 }
 
 TEST(NcuCsv, KernelMetrics) {
@@ -331,11 +356,11 @@ TEST(Document, SeveralImplementationsAndFailures) {
   EXPECT_FALSE(doc.contains("bottleneck"));
   EXPECT_EQ(doc["impls"]["v2"]["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(doc["impls"]["v0"]["bottleneck"], "not profiled");
-  const json v2 = impl_document(doc, "v2");
+  const json v2 = impl_document(doc, "v2", "profile.json");
   EXPECT_EQ(v2["status"], "ok");
   EXPECT_EQ(v2["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(v2["benchmarks"].size(), 1u);
-  const json v0 = impl_document(doc, "v0");
+  const json v0 = impl_document(doc, "v0", "profile.json");
   EXPECT_EQ(v0["status"], "unavailable");
   EXPECT_EQ(v0["bottleneck"], "not profiled");
 }

@@ -170,5 +170,24 @@ TEST(CuobjdumpRun, Classification) {
   EXPECT_EQ(classify_run(0, read_data("mma_sync.sass.txt"), message), object_dump::status::ok);
 }
 
+// Hostile cuobjdump output: lines of a megabyte took std::regex's
+// per-character recursion past the stack; the hand-written matchers don't.
+TEST(Sass, LongLinesAreHandled) {
+  const std::string long_name(1 << 20, 'x');
+  const std::string sass = "\tcode for sm_90a\n\t\tFunction : _Z" + long_name + "\n        /*0000*/ " +
+                           std::string(1 << 20, 'A') + " ;\n        /*0010*/  EXIT ;  /* 0x000000000000794d */\n";
+  const std::vector<function> functions = parse_sass(sass, "long.o");
+  ASSERT_EQ(functions.size(), 1u);
+  EXPECT_EQ(functions[0].m_arch, "sm_90a");
+  EXPECT_EQ(functions[0].name(), "_Z" + long_name);  // too long to demangle: kept mangled
+  ASSERT_EQ(functions[0].m_instructions.size(), 2u);
+  EXPECT_EQ(functions[0].m_instructions[1].m_opcode, "EXIT");
+  const usage_table usage = parse_resource_usage(" Function f:\n REG:" + std::string(100000, '9') + " " +
+                                                 std::string(1 << 20, 'Q') + " SHARED:16 CONSTANT[0]:368\n");
+  ASSERT_EQ(usage.size(), 1u);
+  EXPECT_EQ(usage.begin()->second.m_shared_bytes, 16);
+  EXPECT_EQ(usage.begin()->second.m_constant0_bytes, 368);
+}
+
 }  // namespace
 }  // namespace kopt::sass

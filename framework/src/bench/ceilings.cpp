@@ -15,9 +15,9 @@ ceilings read_ceilings(const std::filesystem::path& path) {
     if (!node.is_object()) entry.fail("expected an object with \"value\"");
     // Unknown ceilings carry no value (or null, or "unknown") and a reason.
     const auto value = node.find("value");
-    if (value == node.end() || !value->is_number() || !(value->get<double>() > 0)) continue;
+    if (value == node.end() || value->is_null() || (value->is_string() && *value == "unknown")) continue;
     ceiling c;
-    c.m_value = value->get<double>();
+    c.m_value = entry.at("value").as_positive();  // 0, negative or not a number: an input error
     if (node.contains("unit") && node["unit"].is_string()) {
       c.m_bandwidth = node["unit"].get<std::string>() == "B/s";
     } else {

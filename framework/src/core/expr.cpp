@@ -8,6 +8,13 @@
 namespace kopt {
 namespace {
 
+// At most k_max_quote characters of the expression in a message.
+std::string shorten_expr(const std::string& text) {
+  constexpr std::size_t k_max_quote = 80;
+  if (text.size() <= k_max_quote) return text;
+  return text.substr(0, k_max_quote) + "...(" + std::to_string(text.size() - k_max_quote) + " more)";
+}
+
 // Recursive descent over the grammar in expr.hpp. With a null lookup the
 // parser only checks syntax and collects names (referenced_names).
 class parser {
@@ -72,10 +79,16 @@ class parser {
     }
   }
 
+  // Every level of nesting ('(', unary '-', '^') passes here once: the
+  // recursion is bounded by k_max_expr_depth, not by the stack.
   double parse_unary() {
+    if (++m_depth > k_max_expr_depth) {
+      fail("nested deeper than " + std::to_string(k_max_expr_depth) + " levels");
+    }
     skip_space();
-    if (accept('-')) return -parse_unary();
-    return parse_power();
+    const double value = accept('-') ? -parse_unary() : parse_power();
+    --m_depth;
+    return value;
   }
 
   double parse_power() {
@@ -118,13 +131,13 @@ class parser {
     }
     const std::string name = m_text.substr(start, m_pos - start);
     skip_space();
-    if (accept('(')) return parse_call(name);
+    if (accept('(')) return parse_call(shorten_expr(name));
     if (m_names != nullptr && std::find(m_names->begin(), m_names->end(), name) == m_names->end()) {
       m_names->push_back(name);
     }
     if (m_lookup == nullptr) return 1.0;
     const std::optional<double> value = (*m_lookup)(name);
-    if (!value) fail("unknown name '" + name + "'");
+    if (!value) fail("unknown name '" + shorten_expr(name) + "'");
     return *value;
   }
 
@@ -173,7 +186,7 @@ class parser {
     return false;
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw expr_error("expression \"" + m_text + "\": " + what + " at position " +
+    throw expr_error("expression \"" + shorten_expr(m_text) + "\": " + what + " at position " +
                      std::to_string(m_pos + 1));
   }
   double fail_value(const std::string& what) const { fail(what); }
@@ -182,6 +195,7 @@ class parser {
   const name_lookup* m_lookup;
   std::vector<std::string>* m_names;
   std::size_t m_pos = 0;
+  std::size_t m_depth = 0;
 };
 
 }  // namespace
@@ -222,11 +236,11 @@ comparison split_comparison(const std::string& text) {
     (void)referenced_names(result.m_lhs);  // both sides must parse on their own
     (void)referenced_names(result.m_rhs);
     if (result.m_rhs.find_first_of("<>=!") != std::string::npos) {
-      throw expr_error("condition \"" + text + "\": more than one comparison");
+      throw expr_error("condition \"" + shorten_expr(text) + "\": more than one comparison");
     }
     return result;
   }
-  throw expr_error("condition \"" + text + "\": no comparison (<, <=, >, >=, ==, !=)");
+  throw expr_error("condition \"" + shorten_expr(text) + "\": no comparison (<, <=, >, >=, ==, !=)");
 }
 
 }  // namespace kopt

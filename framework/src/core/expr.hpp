@@ -10,8 +10,11 @@
 //   atom      := number | name | name '(' args ')' | '(' sum ')'
 //   name      := [A-Za-z_][A-Za-z0-9_.]*      (dots allowed: peak.bf16_tensor)
 // Functions: min, max, ceil, floor, sqrt, log2, ceil_div.
+// Nesting ('(', unary '-', '^') deeper than k_max_expr_depth is an error;
+// messages quote at most 80 characters of the expression.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <optional>
@@ -20,6 +23,8 @@
 #include <vector>
 
 namespace kopt {
+
+inline constexpr std::size_t k_max_expr_depth = 100;
 
 class expr_error : public std::runtime_error {
  public:

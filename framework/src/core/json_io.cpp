@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 namespace kopt {
 namespace {
@@ -78,33 +81,186 @@ void write_all(int fd, const std::string& text, const std::string& temp) {
 
 }  // namespace
 
-json read_json_file(const std::filesystem::path& path) {
+std::string shorten(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  return text.substr(0, max) + "...(" + std::to_string(text.size() - max) + " more)";
+}
+
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80;  // bounds of the second byte (overlongs, surrogates, > U+10FFFF excluded)
+    unsigned char high = 0xBF;
+    if (c < 0x80) {
+      length = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    }
+    bool ok = length != 0 && i + length <= text.size();
+    for (std::size_t k = 1; ok && k < length; ++k) {
+      const unsigned char next = byte(i + k);
+      ok = k == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
+    }
+    if (ok) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::string why = std::filesystem::exists(path) ? "cannot read" : "no such file";
     throw format_error(path.string() + ": " + why);
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& error) {
+  // Read in chunks up to the limit (a pipe or /dev/zero has no size to ask).
+  std::string text;
+  std::string chunk(1 << 16, '\0');
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > k_max_input_bytes) {
+      throw format_error(path.string() + ": larger than " + std::to_string(k_max_input_bytes >> 20) +
+                         " MiB (the limit on files kopt reads)");
+    }
+  }
+  if (in.bad()) throw format_error(path.string() + ": read error");
+  return text;
+}
+
+namespace {
+
+// nlohmann's DOM builder behind a SAX layer that knows the JSON pointer of
+// the value being read: nesting past k_max_json_depth stops the parse
+// there (the parser itself is iterative, but copy, compare and dump of the
+// result recurse once per level), and a number beyond double is reported at
+// its field.
+class limited_dom_parser {
+ public:
+  using sax = nlohmann::detail::json_sax_dom_parser<json>;
+
+  explicit limited_dom_parser(json& result) : m_dom(result, false) {}
+
+  bool null() { return value() && m_dom.null(); }
+  bool boolean(bool v) { return value() && m_dom.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return value() && m_dom.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return value() && m_dom.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return value() && m_dom.number_float(v, s); }
+  bool string(json::string_t& v) { return value() && m_dom.string(v); }
+  bool binary(json::binary_t& v) { return value() && m_dom.binary(v); }
+  bool start_object(std::size_t n) { return open(true) && m_dom.start_object(n); }
+  bool key(json::string_t& k) {
+    m_stack.back().m_key = escape_pointer_token(k.size() > k_max_quote ? k.substr(0, k_max_quote) : k);
+    return m_dom.key(k);
+  }
+  bool end_object() {
+    m_stack.pop_back();
+    return m_dom.end_object();
+  }
+  bool start_array(std::size_t n) { return open(false) && m_dom.start_array(n); }
+  bool end_array() {
+    m_stack.pop_back();
+    return m_dom.end_array();
+  }
+  bool parse_error(std::size_t byte, const std::string& /*last_token*/, const nlohmann::detail::exception& error) {
+    m_byte = byte;
     // nlohmann's message starts "[json.exception.parse_error.101] parse error at ...":
     // keep only the part after the last ": " that says what was wrong.
     std::string what = error.what();
     const std::size_t colon = what.rfind(": ");
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw format_error(path.string() + ": invalid JSON at " + position_of(text, error.byte) + ": " + what);
-  } catch (const json::exception& error) {
-    // E.g. out_of_range.406 "number overflow parsing '1e999'": no position,
-    // but the file must still be named.
-    std::string what = error.what();
     const std::size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw format_error(path.string() + ": invalid JSON: " + what);
+    if (error.id == 406 && bracket != std::string::npos) {
+      value();  // the number is the next element of an enclosing array
+      what = what.substr(bracket + 2);  // "number overflow parsing '1e999'"
+      m_error = "number beyond the range of a double (" + shorten(what) + ")";
+      m_at_field = true;
+    } else {
+      if (colon != std::string::npos) what = what.substr(colon + 2);
+      m_error = shorten(what);
+    }
+    return false;
   }
+
+  [[nodiscard]] const std::string& error() const { return m_error; }
+  [[nodiscard]] bool at_field() const { return m_at_field; }
+  [[nodiscard]] std::size_t byte() const { return m_byte; }
+
+  // The pointer of the value now being read ("" at the root).
+  [[nodiscard]] std::string pointer() const {
+    std::string out;
+    for (const frame& f : m_stack) out += "/" + (f.m_object ? f.m_key : std::to_string(f.m_index));
+    return out;
+  }
+
+ private:
+  struct frame {
+    bool m_object = false;
+    std::string m_key;        // object: the member being read (escaped, cut to k_max_quote)
+    std::size_t m_index = 0;  // array: the element being read
+    std::size_t m_count = 0;  // array: elements begun
+  };
+
+  // A value begins: in an array it is the next element.
+  bool value() {
+    if (!m_stack.empty() && !m_stack.back().m_object) m_stack.back().m_index = m_stack.back().m_count++;
+    return true;
+  }
+
+  bool open(bool object) {
+    value();
+    if (m_stack.size() >= k_max_json_depth) {
+      m_error = "nested deeper than " + std::to_string(k_max_json_depth) + " levels (the limit on JSON kopt reads)";
+      m_at_field = true;
+      return false;
+    }
+    m_stack.push_back({object, "", 0, 0});
+    return true;
+  }
+
+  sax m_dom;
+  std::vector<frame> m_stack;
+  std::string m_error;
+  bool m_at_field = false;
+  std::size_t m_byte = 0;
+};
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& source) {
+  if (text.size() > k_max_input_bytes) {
+    throw format_error(source + ": larger than " + std::to_string(k_max_input_bytes >> 20) +
+                       " MiB (the limit on files kopt reads)");
+  }
+  json result;
+  limited_dom_parser parser(result);
+  if (json::sax_parse(text, &parser) && parser.error().empty()) return result;
+  if (parser.at_field()) {
+    const std::string pointer = parser.pointer();
+    throw format_error(source + ": " + (pointer.empty() ? std::string("/") : shorten(pointer)) + ": " +
+                       parser.error());
+  }
+  throw format_error(source + ": invalid JSON at " + position_of(text, parser.byte()) + ": " + parser.error());
 }
+
+json read_json_file(const std::filesystem::path& path) { return parse_json_text(read_text_file(path), path.string()); }
 
 void check_kind(const json& doc, const std::filesystem::path& path, const std::string& kind,
                 int max_version) {
@@ -112,7 +268,7 @@ void check_kind(const json& doc, const std::filesystem::path& path, const std::s
   if (!doc.is_object()) root.fail("expected an object, got " + std::string(type_name(doc)));
   const std::string actual = root.at("kind").as_string();
   if (actual != kind) {
-    root.at("kind").fail("expected \"" + kind + "\", got \"" + actual + "\"");
+    root.at("kind").fail("expected \"" + kind + "\", got \"" + shorten(actual) + "\"");
   }
   const std::int64_t version = root.at("schema_version").as_integer();
   if (version > max_version) {
@@ -234,7 +390,9 @@ std::vector<std::filesystem::path> remove_stale_temp_files(const std::filesystem
 }
 
 void write_json_atomic(const std::filesystem::path& path, const json& doc) {
-  write_file_atomic(path, doc.dump(2) + "\n");
+  // Replace, not throw, on invalid UTF-8: a string that slipped in from a
+  // tool's output must not lose the whole file.
+  write_file_atomic(path, doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 json_reader json_reader::at(const std::string& key) const {
@@ -273,19 +431,53 @@ std::string json_reader::as_string() const {
 
 double json_reader::as_number() const {
   if (!m_node.is_number()) fail("expected a number, got " + std::string(type_name(m_node)));
-  return m_node.get<double>();
+  const double value = m_node.get<double>();
+  if (!std::isfinite(value)) fail("expected a finite number, got " + shorten(m_node.dump()));
+  return value;
 }
 
 std::int64_t json_reader::as_integer() const {
+  if (m_node.is_number_unsigned()) {
+    if (m_node.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      fail("integer out of range (beyond 2^63-1), got " + shorten(m_node.dump()));
+    }
+    return static_cast<std::int64_t>(m_node.get<std::uint64_t>());
+  }
   if (m_node.is_number_integer()) return m_node.get<std::int64_t>();
   if (m_node.is_number_float()) {
     const double value = m_node.get<double>();
-    if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
+    // [-2^63, 2^63): the cast below is defined only inside it.
+    if (value >= -9223372036854775808.0 && value < 9223372036854775808.0 &&
+        value == static_cast<double>(static_cast<std::int64_t>(value))) {
       return static_cast<std::int64_t>(value);
     }
-    fail("expected an integer, got " + m_node.dump());
+    fail("expected an integer, got " + shorten(m_node.dump()));
   }
   fail("expected an integer, got " + std::string(type_name(m_node)));
+}
+
+double json_reader::as_positive() const {
+  const double value = as_number();
+  if (!(value > 0)) fail("must be > 0, got " + shorten(m_node.dump()));
+  return value;
+}
+
+double json_reader::as_non_negative() const {
+  const double value = as_number();
+  if (!(value >= 0)) fail("must be >= 0, got " + shorten(m_node.dump()));
+  return value;
+}
+
+std::int64_t json_reader::as_count() const {
+  const std::int64_t value = as_integer();
+  if (value < 1) fail("must be an integer >= 1, got " + std::to_string(value));
+  return value;
+}
+
+std::int64_t json_reader::as_non_negative_integer() const {
+  const std::int64_t value = as_integer();
+  if (value < 0) fail("must be an integer >= 0, got " + std::to_string(value));
+  return value;
 }
 
 bool json_reader::as_bool() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,32 @@ class format_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Limits on outside input (docs/formats.md, "Limits"). Deeper or larger
+// input is a format_error naming the file, never a crash: nlohmann's copy,
+// compare and dump recurse once per level.
+inline constexpr std::size_t k_max_json_depth = 128;                   // nested arrays/objects
+inline constexpr std::uintmax_t k_max_input_bytes = 256ull << 20;      // any file kopt reads
+inline constexpr std::size_t k_max_quote = 80;                          // quoted text in messages
+
+// `text` itself when at most `max` characters, else its start, "...", and
+// the count of characters left out: "1111...(29920 more)".
+[[nodiscard]] std::string shorten(const std::string& text, std::size_t max = k_max_quote);
+
+// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD:
+// text from tools (ncu's CSV, cuobjdump) may carry any bytes, and a JSON
+// string must be UTF-8 (nlohmann's dump throws otherwise).
+[[nodiscard]] std::string valid_utf8(const std::string& text);
+
+// Reads a whole file of at most k_max_input_bytes; throws format_error
+// naming the file ("no such file", "cannot read", "larger than ...").
+[[nodiscard]] std::string read_text_file(const std::filesystem::path& path);
+
+// Parses `text` read from `source` (a file name for messages). Throws
+// format_error "<source>: ..." on syntax errors, numbers beyond double,
+// nesting deeper than k_max_json_depth (naming the JSON pointer), and text
+// larger than k_max_input_bytes.
+[[nodiscard]] json parse_json_text(const std::string& text, const std::string& source);
 
 // Parses `path`; throws format_error naming the file on I/O or syntax errors.
 [[nodiscard]] json read_json_file(const std::filesystem::path& path);
@@ -73,8 +100,14 @@ class json_reader {
   [[nodiscard]] std::size_t size() const;                       // array size (must be array)
 
   [[nodiscard]] std::string as_string() const;
-  [[nodiscard]] double as_number() const;
-  [[nodiscard]] std::int64_t as_integer() const;
+  [[nodiscard]] double as_number() const;         // finite
+  [[nodiscard]] std::int64_t as_integer() const;  // exactly representable in int64
+  // Range-checked values: an out-of-range value is a format_error naming
+  // file and field, never silently taken.
+  [[nodiscard]] double as_positive() const;       // finite and > 0 (times, ceilings)
+  [[nodiscard]] double as_non_negative() const;   // finite and >= 0 (noise, tolerances)
+  [[nodiscard]] std::int64_t as_count() const;    // integer >= 1 (sample counts)
+  [[nodiscard]] std::int64_t as_non_negative_integer() const;  // integer >= 0 (seeds, tallies)
   [[nodiscard]] bool as_bool() const;
   [[nodiscard]] bool is_null() const { return m_node.is_null(); }
   [[nodiscard]] const json& raw() const { return m_node; }

@@ -18,18 +18,25 @@ void add_spec_ceilings(const manifest& m, const std::string& device, json& ceili
   const std::optional<std::filesystem::path> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
   if (!spec) return;
   const json doc = read_json_file(*spec);
-  if (!doc.contains("values") || !doc["values"].is_object()) return;
+  const json_reader root(doc, spec->string());
+  if (!root.has("values")) return;
+  const json_reader values = root.at("values");
+  if (!values.raw().is_object()) values.fail("expected an object of named values");
   if (ceilings_doc.is_null()) {
     ceilings_doc = {{"schema_version", 1}, {"kind", "kernelopt.ceilings"}, {"device", device},
                     {"date", "unknown"}, {"ceilings", json::object()}};
   }
   json& entries = ceilings_doc["ceilings"];
-  for (const auto& [name, value] : doc["values"].items()) {
-    if (entries.contains(name) || !value.is_object() || !value.contains("value") || !value["value"].is_number()) continue;
-    const std::string unit = value.value("unit", "");
+  for (const auto& item : values.raw().items()) {
+    const std::string& name = item.key();
+    const json_reader value = values.at(name);
+    if (entries.contains(name) || !value.raw().is_object() || !value.has("value")) continue;
+    if (value.at("value").raw() == "unknown") continue;  // unknown, with a reason
+    const std::string unit = value.has("unit") ? value.at("unit").as_string() : "";
     if (unit != "FLOP/s" && unit != "B/s") continue;
-    entries[name] = {{"value", value["value"]}, {"unit", unit},
-                     {"source", spec->filename().string() + ": " + value.value("source", "not stated")}};
+    const std::string source = value.has("source") ? value.at("source").as_string() : "not stated";
+    entries[name] = {{"value", value.at("value").as_positive()}, {"unit", unit},
+                     {"source", spec->filename().string() + ": " + source}};
   }
 }
 }  // namespace

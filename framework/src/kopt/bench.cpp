@@ -6,9 +6,15 @@
 namespace kopt {
 namespace {
 
-std::optional<double> optional_number(const json_reader& node, const std::string& key) {
+// Optional values: null or absent is "not defined"; present, they must be in range.
+std::optional<double> optional_positive(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
-  return node.at(key).as_number();
+  return node.at(key).as_positive();
+}
+
+std::optional<double> optional_non_negative(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_non_negative();
 }
 
 double to_ns(double value, const std::string& unit, const json_reader& where) {
@@ -16,7 +22,7 @@ double to_ns(double value, const std::string& unit, const json_reader& where) {
   if (unit == "us") return value * 1e3;
   if (unit == "ms") return value * 1e6;
   if (unit == "s") return value * 1e9;
-  where.fail("unknown time_unit \"" + unit + "\"");
+  where.fail("unknown time_unit \"" + shorten(unit) + "\"");
 }
 
 bench_row read_kopt_row(const json_reader& entry) {
@@ -46,16 +52,17 @@ bench_row read_kopt_row(const json_reader& entry) {
     row.m_error = "no median (median_ns is null)";
     return row;
   }
-  row.m_median_ns = k.at("median_ns").as_number();
-  row.m_p10_ns = optional_number(k, "p10_ns");
-  row.m_p90_ns = optional_number(k, "p90_ns");
-  row.m_cv = optional_number(k, "cv");
-  row.m_noise = optional_number(k, "noise");  // null: not defined (too few samples)
-  row.m_samples = k.at("samples").as_integer();
-  row.m_tflops = optional_number(k, "tflops");
-  row.m_gbps = optional_number(k, "gbps");
-  row.m_flops = optional_number(k, "flops");
-  row.m_bytes = optional_number(k, "bytes");
+  row.m_median_ns = k.at("median_ns").as_positive();
+  for (const char* key : {"mean_ns", "min_ns", "max_ns"}) (void)optional_positive(k, key);  // checked, not kept
+  row.m_p10_ns = optional_positive(k, "p10_ns");
+  row.m_p90_ns = optional_positive(k, "p90_ns");
+  row.m_cv = optional_non_negative(k, "cv");
+  row.m_noise = optional_non_negative(k, "noise");  // null: not defined (too few samples)
+  row.m_samples = k.at("samples").as_count();
+  row.m_tflops = optional_non_negative(k, "tflops");
+  row.m_gbps = optional_non_negative(k, "gbps");
+  row.m_flops = optional_non_negative(k, "flops");
+  row.m_bytes = optional_non_negative(k, "bytes");
   if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = k.at("pct_of_ceiling").raw();
   if (k.has("second_clock")) row.m_second_clock = k.at("second_clock").raw();
   if (k.has("clock")) row.m_clock = k.at("clock").raw();
@@ -92,7 +99,7 @@ bench_row read_plain_row(const json_reader& entry) {
   const std::size_t first = name.find('/');
   const std::size_t second = first == std::string::npos ? first : name.find('/', first + 1);
   if (second == std::string::npos) {
-    entry.at("name").fail("\"" + name + "\" is not <kernel>/<impl>/<shape>");
+    entry.at("name").fail("\"" + shorten(name) + "\" is not <kernel>/<impl>/<shape>");
   }
   row.m_impl = name.substr(first + 1, second - first - 1);
   row.m_shape = name.substr(second + 1, name.find('/', second + 1) - second - 1);
@@ -101,8 +108,9 @@ bench_row read_plain_row(const json_reader& entry) {
     return row;
   }
   row.m_median_ns =
-      to_ns(entry.at("real_time").as_number(), entry.at("time_unit").as_string(), entry.at("time_unit"));
-  row.m_samples = entry.has("repetitions") ? entry.at("repetitions").as_integer() : 1;
+      to_ns(entry.at("real_time").as_positive(), entry.at("time_unit").as_string(), entry.at("time_unit"));
+  if (!std::isfinite(row.m_median_ns)) entry.at("real_time").fail("beyond the range of a double in ns");
+  row.m_samples = entry.has("repetitions") ? entry.at("repetitions").as_count() : 1;
   return row;
 }
 
@@ -150,14 +158,14 @@ bench_set bench_from_json(const json& doc, const std::string& file) {
   if (root.has("kopt")) {
     const json_reader k = root.at("kopt");
     if (k.at("kind").as_string() != "kernelopt.bench") {
-      k.at("kind").fail("expected \"kernelopt.bench\", got \"" + k.at("kind").as_string() + "\"");
+      k.at("kind").fail("expected \"kernelopt.bench\", got \"" + shorten(k.at("kind").as_string()) + "\"");
     }
     if (k.at("schema_version").as_integer() > 1) {
       k.at("schema_version").fail("newer than this kopt reads (1): update KernelOpt");
     }
     set.m_kernel = k.at("kernel").as_string();
     if (k.has("mode") && k.at("mode").as_string() != "measure") {
-      k.at("mode").fail("\"" + k.at("mode").as_string() +
+      k.at("mode").fail("\"" + shorten(k.at("mode").as_string()) +
                         "\": this file holds no timing (run without --kopt_profile)");
     }
     if (k.has("shape_set")) set.m_quick = k.at("shape_set").as_string() == "quick";

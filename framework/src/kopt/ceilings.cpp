@@ -23,7 +23,7 @@ ceilings_file ceilings_from_json(const json& doc, const std::string& file) {
     // Unknown: no value, null or "unknown", with a reason.
     if (entry.has("value") &&
         !(entry.at("value").raw().is_string() && entry.at("value").as_string() == "unknown")) {
-      c.m_value = entry.at("value").as_number();
+      c.m_value = entry.at("value").as_positive();
     } else {
       c.m_reason = entry.has("reason") ? entry.at("reason").as_string() : "value unknown";
     }

@@ -1,5 +1,7 @@
 #include "kopt/cli_args.hpp"
 
+#include "core/json_io.hpp"
+
 namespace kopt::cli {
 namespace {
 
@@ -45,7 +47,7 @@ arguments parse_arguments(const std::vector<option_spec>& options, int positiona
     const std::size_t equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
     const option_spec* option = find_option(options, name);
-    if (option == nullptr) throw usage_error("unknown option " + name);
+    if (option == nullptr) throw usage_error("unknown option " + shorten(name));
     if (parsed.has(name) && !repeatable(*option)) throw usage_error(name + " given twice");
     if (option->m_kind == option_spec::flag) {
       if (equals != std::string::npos) throw usage_error(name + " takes no value");
@@ -70,7 +72,7 @@ arguments parse_arguments(const std::vector<option_spec>& options, int positiona
   }
   const int given = static_cast<int>(parsed.positionals().size());
   if (positionals >= 0 && given != positionals) {
-    throw usage_error(given > positionals ? "unexpected argument '" + parsed.positionals()[positionals] + "'"
+    throw usage_error(given > positionals ? "unexpected argument '" + shorten(parsed.positionals()[positionals]) + "'"
                                           : "expected " + std::to_string(positionals) + " arguments, got " +
                                                 std::to_string(given));
   }

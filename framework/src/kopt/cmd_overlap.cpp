@@ -12,9 +12,9 @@
 namespace kopt::cli {
 namespace {
 
-std::string seconds(std::int64_t ns) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e9);
+std::string seconds(double ns) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", ns / 1e9);
   return text;
 }
 
@@ -30,11 +30,12 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/)
       })->m_start_ns;
 
   for (const auto& [gpu, list] : group_by_gpu(intervals)) {
-    std::int64_t busy = 0;
-    for (const gpu_interval* i : list) busy += i->m_end_ns - i->m_start_ns;
+    double busy = 0;  // a double: a sum of hostile int64 spans could overflow
+    for (const gpu_interval* i : list) busy += static_cast<double>(i->m_end_ns - i->m_start_ns);
     out << "GPU " << gpu << ": " << list.size() << " benchmark run(s), " << seconds(busy) << " s timing\n";
     for (const gpu_interval* i : list) {
-      out << "  " << seconds(i->m_start_ns - origin) << " .. " << seconds(i->m_end_ns - origin) << " s  "
+      out << "  " << seconds(static_cast<double>(i->m_start_ns - origin)) << " .. "
+          << seconds(static_cast<double>(i->m_end_ns - origin)) << " s  "
           << (i->m_ctest_allocation.empty() ? "(no CTest allocation)" : i->m_ctest_allocation) << "  " << i->m_file
           << "\n";
     }
@@ -42,7 +43,7 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/)
   const std::vector<interval_overlap> overlaps = find_overlaps(intervals);
   for (const interval_overlap& o : overlaps) {
     out << "OVERLAP on GPU " << o.m_first->m_gpu << ": " << o.m_first->m_file << " and " << o.m_second->m_file
-        << " shared " << seconds(o.m_overlap_ns) << " s\n";
+        << " shared " << seconds(static_cast<double>(o.m_overlap_ns)) << " s\n";
   }
   out << (overlaps.empty() ? "no two benchmark runs overlapped on one GPU\n"
                            : std::to_string(overlaps.size()) + " overlapping pair(s)\n");

@@ -85,8 +85,12 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
         << ": times from different devices do not compare (record a baseline on this device)\n";
     return k_exit_skipped;
   }
-  const std::string recorded_gpu = best->m_timing.m_gpu.is_object() ? best->m_timing.m_gpu.value("uuid", "") : "";
-  const std::string this_gpu = measured.m_gpu.is_object() ? measured.m_gpu.value("uuid", "") : "";
+  auto uuid_of = [](const json& gpu) {
+    const auto it = gpu.is_object() ? gpu.find("uuid") : gpu.end();
+    return it != gpu.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string recorded_gpu = uuid_of(best->m_timing.m_gpu);
+  const std::string this_gpu = uuid_of(measured.m_gpu);
   if (!recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu) {
     out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
         << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";

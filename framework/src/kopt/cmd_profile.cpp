@@ -22,6 +22,7 @@
 #include "core/process.hpp"
 #include "kopt/commands.hpp"
 #include "kopt/manifest.hpp"
+#include "kopt/ceilings.hpp"
 #include "kopt/profile_import.hpp"
 #include "static/tool.hpp"
 
@@ -51,9 +52,14 @@ std::string read_text(const std::filesystem::path& path) {
 // The raw manifest's input dtypes (the manifest struct keeps no args).
 std::vector<std::string> input_dtypes(const std::filesystem::path& manifest_file) {
   const json doc = read_json_file(manifest_file);
+  const json_reader root(doc, manifest_file.string());
   std::vector<std::string> dtypes;
-  for (const json& arg : doc.value("args", json::array())) {
-    if (arg.value("dir", std::string()) != "out") dtypes.push_back(arg.value("dtype", std::string()));
+  if (!root.has("args")) return dtypes;
+  const json_reader args = root.at("args");
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const json_reader arg = args.at(i);
+    const std::string dir = arg.has("dir") ? arg.at("dir").as_string() : "";
+    if (dir != "out") dtypes.push_back(arg.has("dtype") ? arg.at("dtype").as_string() : "");
   }
   return dtypes;
 }
@@ -136,9 +142,7 @@ profile::document_settings settings_from(const arguments& args, const manifest& 
   s.m_bytes = m.m_bytes;
   s.m_input_dtypes = input_dtypes(args.value("--manifest"));
   if (auto file = args.optional_value("--ceilings")) {
-    json doc = read_json_file(*file);
-    check_kind(doc, *file, "kernelopt.ceilings", 1);
-    s.m_ceilings = std::move(doc);
+    s.m_ceilings = read_ceilings_document(*file);  // every entry checked now, not at use
     s.m_ceilings_file = *file;
   }
   if (auto dir = args.optional_value("--specs-dir")) s.m_specs_dir = *dir;
@@ -158,7 +162,7 @@ void write_documents(const std::filesystem::path& out, const json& doc, std::ost
   for (const auto& item : impls.items()) {
     const std::filesystem::path file =
         out.parent_path() / (out.stem().string() + "." + item.key() + out.extension().string());
-    write_json_atomic(file, profile::impl_document(doc, item.key()));
+    write_json_atomic(file, profile::impl_document(doc, item.key(), out.string()));
     text << "-> " << file.string() << "\n";
   }
 }

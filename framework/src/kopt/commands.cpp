@@ -178,7 +178,7 @@ int int_option(const std::string& option, const std::string& text, int min, int 
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || value < min || value > max) {
-    throw usage_error(option + " '" + text + "': expected an integer from " + std::to_string(min) + " to " +
+    throw usage_error(option + " '" + shorten(text) + "': expected an integer from " + std::to_string(min) + " to " +
                       std::to_string(max));
   }
   return static_cast<int>(value);
@@ -190,7 +190,7 @@ double threshold_option(const arguments& args) {
   char* end = nullptr;
   const double threshold = std::strtod(text->c_str(), &end);
   if (end == text->c_str() || *end != '\0' || !(threshold >= 0) || !(threshold < 1)) {
-    throw usage_error("--threshold must be a fraction in [0, 1), got '" + *text + "'");
+    throw usage_error("--threshold must be a fraction in [0, 1), got '" + shorten(*text) + "'");
   }
   return threshold;
 }

@@ -14,25 +14,32 @@ struct trial_view {
   std::string m_failure;  // why it failed, read from the data
 };
 
+// Errors and tallies are never negative; null or absent is "not measured".
 std::optional<double> optional_number(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
-  return node.at(key).as_number();
+  return node.at(key).as_non_negative();
 }
 
 void keep_max(std::optional<double>& worst, const json_reader& output, const char* key) {
   if (!output.has(key)) return;
-  const double value = output.at(key).as_number();
+  const double value = output.at(key).as_non_negative();
   worst = worst ? std::max(*worst, value) : value;
+}
+
+// total += the tally at `node`; a sum past int64 is an input error, not UB.
+void add_tally(std::int64_t& total, const json_reader& node) {
+  const std::int64_t value = node.as_non_negative_integer();
+  if (__builtin_add_overflow(total, value, &total)) node.fail("the total passes 2^63-1");
 }
 
 // A trial passes when its status says so AND its data agrees: no run error,
 // no modified input, every output passed with no mismatch and intact canaries.
 trial_view read_trial(const json_reader& trial, shape_correctness& shape) {
   trial_view view;
-  view.m_seed = trial.at("seed").as_integer();
+  view.m_seed = trial.at("seed").as_non_negative_integer();
   const std::string status = trial.at("status").as_string();
   if (status != "pass" && status != "fail") {
-    trial.at("status").fail("expected \"pass\" or \"fail\", got \"" + status + "\"");
+    trial.at("status").fail("expected \"pass\" or \"fail\", got \"" + shorten(status) + "\"");
   }
   std::vector<std::string> problems;
   if (trial.has("error")) problems.push_back(trial.at("error").as_string());
@@ -49,10 +56,10 @@ trial_view read_trial(const json_reader& trial, shape_correctness& shape) {
     keep_max(shape.m_max_abs, out, "max_abs");
     keep_max(shape.m_max_rel, out, "max_rel");
     keep_max(shape.m_rel_l2, out, "rel_l2");
-    const std::int64_t mismatches = out.at("mismatches").as_integer();
-    shape.m_mismatches += mismatches;
-    if (out.has("nonfinite")) shape.m_nonfinite += out.at("nonfinite").as_integer();
-    if (out.has("unwritten")) shape.m_unwritten += out.at("unwritten").as_integer();
+    const std::int64_t mismatches = out.at("mismatches").as_non_negative_integer();
+    add_tally(shape.m_mismatches, out.at("mismatches"));
+    if (out.has("nonfinite")) add_tally(shape.m_nonfinite, out.at("nonfinite"));
+    if (out.has("unwritten")) add_tally(shape.m_unwritten, out.at("unwritten"));
     const std::string canary = out.at("canary").as_string();
     const bool output_passed = !out.has("passed") || out.at("passed").as_bool();
     if (mismatches != 0) {
@@ -91,7 +98,7 @@ shape_correctness& shape_entry(std::vector<shape_correctness>& shapes, const std
 
 std::vector<std::int64_t> integers(const json_reader& node) {
   std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(node.at(i).as_integer());
+  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(node.at(i).as_non_negative_integer());
   return out;
 }
 
@@ -131,11 +138,11 @@ correctness_summary summarize_correctness(const manifest& m, const std::string& 
     check_kind(doc, path, "kernelopt.correctness", 1);
     const json_reader root(doc, path.string());
     if (root.at("kernel").as_string() != m.m_kernel) {
-      root.at("kernel").fail("expected \"" + m.m_kernel + "\", got \"" + root.at("kernel").as_string() +
+      root.at("kernel").fail("expected \"" + m.m_kernel + "\", got \"" + shorten(root.at("kernel").as_string()) +
                              "\"");
     }
     if (root.at("variant").as_string() != variant) {
-      root.at("variant").fail("expected \"" + variant + "\", got \"" + root.at("variant").as_string() + "\"");
+      root.at("variant").fail("expected \"" + variant + "\", got \"" + shorten(root.at("variant").as_string()) + "\"");
     }
     summary.m_files.push_back(path.filename().string());
     if (summary.m_device.empty() && root.has("device")) summary.m_device = root.at("device").as_string();
@@ -146,7 +153,7 @@ correctness_summary summarize_correctness(const manifest& m, const std::string& 
       continue;
     }
     if (status != "pass" && status != "fail") {
-      root.at("status").fail("expected \"pass\", \"fail\" or \"skipped\", got \"" + status + "\"");
+      root.at("status").fail("expected \"pass\", \"fail\" or \"skipped\", got \"" + shorten(status) + "\"");
     }
     const json_reader trials = root.at("trials");
     for (std::size_t i = 0; i < trials.size(); ++i) {
@@ -229,9 +236,9 @@ correctness_summary correctness_from_json(const json_reader& node) {
     shape.m_max_abs = optional_number(s, "max_abs");
     shape.m_max_rel = optional_number(s, "max_rel");
     shape.m_rel_l2 = optional_number(s, "rel_l2");
-    shape.m_mismatches = s.at("mismatches").as_integer();
-    shape.m_nonfinite = s.at("nonfinite").as_integer();
-    shape.m_unwritten = s.at("unwritten").as_integer();
+    shape.m_mismatches = s.at("mismatches").as_non_negative_integer();
+    shape.m_nonfinite = s.at("nonfinite").as_non_negative_integer();
+    shape.m_unwritten = s.at("unwritten").as_non_negative_integer();
     const json_reader errors = s.at("errors");
     for (std::size_t e = 0; e < errors.size(); ++e) shape.m_errors.push_back(errors.at(e).as_string());
     shape.m_first_mismatch = s.at("first_mismatch").raw();

@@ -35,11 +35,6 @@ std::string format_percent(std::optional<double> fraction, bool signed_) {
   return text;
 }
 
-std::string shorten(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  return text.substr(0, max > 3 ? max - 3 : 0) + "...";
-}
-
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -17,9 +17,6 @@ namespace kopt {
 // %.{digits}g
 [[nodiscard]] std::string format_number(std::optional<double> value, int digits = 4);
 
-// `text` cut to at most `max` characters, "..." marking the cut.
-[[nodiscard]] std::string shorten(const std::string& text, std::size_t max);
-
 [[nodiscard]] std::string join(const std::vector<std::string>& parts, const std::string& separator);
 
 // Exponential of the mean logarithm; nullopt for an empty list or a value <= 0.

@@ -23,10 +23,10 @@ gpu_interval read_gpu_interval(const std::filesystem::path& bench_json) {
       break;
     }
   }
-  if (interval.m_gpu.empty()) interval.m_gpu = "index " + std::to_string(gpu.at("index").as_integer());
+  if (interval.m_gpu.empty()) interval.m_gpu = "index " + std::to_string(gpu.at("index").as_non_negative_integer());
   if (gpu.has("ctest_allocation")) interval.m_ctest_allocation = gpu.at("ctest_allocation").as_string();
-  interval.m_start_ns = k.at("started_unix_ns").as_integer();
-  interval.m_end_ns = k.at("finished_unix_ns").as_integer();
+  interval.m_start_ns = k.at("started_unix_ns").as_non_negative_integer();
+  interval.m_end_ns = k.at("finished_unix_ns").as_non_negative_integer();
   if (interval.m_end_ns < interval.m_start_ns) k.at("finished_unix_ns").fail("earlier than started_unix_ns");
   return interval;
 }

@@ -24,6 +24,15 @@ impl_decl read_impl(const json_reader& node) {
 
 }  // namespace
 
+json tolerance_from_json(const json_reader& node) {
+  if (node.is_null()) return nullptr;
+  if (!node.raw().is_object()) node.fail("expected an object {rtol, atol, ...} or null");
+  for (const char* key : {"rtol", "atol", "max_rel_l2"}) {
+    if (node.has(key)) (void)node.at(key).as_non_negative();
+  }
+  return node.raw();
+}
+
 bool timing_settings::same_as(const timing_settings& other) const {
   const bool l2_same =
       !m_l2_flush_bytes || !other.m_l2_flush_bytes || *m_l2_flush_bytes == *other.m_l2_flush_bytes;
@@ -43,12 +52,12 @@ json to_json(const timing_settings& s) {
 
 timing_settings timing_settings_from_json(const json_reader& node) {
   timing_settings s;
-  s.m_min_samples = node.at("min_samples").as_integer();
-  s.m_min_time_s = node.at("min_time_s").as_number();
-  s.m_max_noise = node.at("max_noise").as_number();
-  s.m_timeout_s = node.at("timeout_s").as_number();
-  s.m_warmup_samples = node.at("warmup_samples").as_integer();
-  if (node.has("l2_flush_bytes")) s.m_l2_flush_bytes = node.at("l2_flush_bytes").as_integer();
+  s.m_min_samples = node.at("min_samples").as_count();
+  s.m_min_time_s = node.at("min_time_s").as_non_negative();
+  s.m_max_noise = node.at("max_noise").as_non_negative();
+  s.m_timeout_s = node.at("timeout_s").as_positive();
+  s.m_warmup_samples = node.at("warmup_samples").as_non_negative_integer();
+  if (node.has("l2_flush_bytes")) s.m_l2_flush_bytes = node.at("l2_flush_bytes").as_non_negative_integer();
   return s;
 }
 
@@ -94,8 +103,8 @@ manifest read_manifest(const std::filesystem::path& path) {
   m.m_shapes = strings(root.at("shapes"));
   m.m_quick_shapes = strings(root.at("quick_shapes"));
   const json_reader seeds = root.at("seeds");
-  for (std::size_t i = 0; i < seeds.size(); ++i) m.m_seeds.push_back(seeds.at(i).as_integer());
-  m.m_tolerance = root.at("tolerance").raw();
+  for (std::size_t i = 0; i < seeds.size(); ++i) m.m_seeds.push_back(seeds.at(i).as_non_negative_integer());
+  m.m_tolerance = tolerance_from_json(root.at("tolerance"));
   m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
   m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
   m.m_targets = strings(root.at("targets"));

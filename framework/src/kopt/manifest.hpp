@@ -25,6 +25,9 @@ struct timing_settings {
 };
 [[nodiscard]] json to_json(const timing_settings& settings);
 [[nodiscard]] timing_settings timing_settings_from_json(const json_reader& node);
+// A declared tolerance: null, or an object whose rtol / atol / max_rel_l2
+// (when present) are finite and >= 0; throws format_error naming the field.
+[[nodiscard]] json tolerance_from_json(const json_reader& node);
 
 struct impl_decl {
   std::string m_name;

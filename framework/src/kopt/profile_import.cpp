@@ -1,6 +1,8 @@
 #include "kopt/profile_import.hpp"
 
 #include "core/expr.hpp"
+#include "kopt/ceilings.hpp"
+#include "kopt/targets.hpp"
 #include "kopt/utc.hpp"
 
 #include <algorithm>
@@ -133,7 +135,7 @@ csv_table parse_csv(const std::string& text, const std::string& what) {
   bool units_checked = false;
   while (std::getline(lines, line)) {
     if (line.empty() || line[0] != '"') continue;
-    std::vector<std::string> cells = split_csv_line(line);
+    std::vector<std::string> cells = split_csv_line(valid_utf8(line));
     if (!have_header) {
       if (cells.empty() || cells[0] != "ID") continue;
       table.m_header = std::move(cells);
@@ -161,19 +163,84 @@ csv_table parse_csv(const std::string& text, const std::string& what) {
   return table;
 }
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// ^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$ : thousands grouped with ','.
+bool is_grouped(const std::string& t) {
+  std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
+  const std::size_t lead = i;
+  while (i < t.size() && is_digit(t[i])) ++i;
+  if (i == lead || i - lead > 3) return false;
+  std::size_t groups = 0;
+  while (i < t.size() && t[i] == ',') {
+    if (i + 3 >= t.size() || !is_digit(t[i + 1]) || !is_digit(t[i + 2]) || !is_digit(t[i + 3])) return false;
+    i += 4;
+    ++groups;
+  }
+  if (groups == 0) return false;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    while (i < t.size() && is_digit(t[i])) ++i;
+  }
+  return i == t.size();
+}
+
+// ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ : a plain decimal number.
+bool is_plain(const std::string& t) {
+  std::size_t i = t.empty() || t[0] != '-' ? 0 : 1;
+  std::size_t int_digits = 0;
+  std::size_t frac_digits = 0;
+  while (i < t.size() && is_digit(t[i])) ++i, ++int_digits;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    while (i < t.size() && is_digit(t[i])) ++i, ++frac_digits;
+  }
+  if (int_digits == 0 && frac_digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+    const std::size_t exp_start = i;
+    while (i < t.size() && is_digit(t[i])) ++i;
+    if (i == exp_start) return false;
+  }
+  return i == t.size();
+}
+
+// "<prefix><middle><suffix>" with every character of middle in `allowed`:
+// the middle, else nullopt (a regex with a capture, without the recursion
+// std::regex spends on each character).
+std::optional<std::string> middle_of(const std::string& name, const std::string& prefix, const std::string& suffix,
+                                     bool (*allowed)(char)) {
+  if (name.size() <= prefix.size() + suffix.size()) return std::nullopt;
+  if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) return std::nullopt;
+  std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  for (const char c : middle) {
+    if (!allowed(c)) return std::nullopt;
+  }
+  return middle;
+}
+
+bool lower_digit_underscore(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_'; }
+bool lower_underscore(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+
+}  // namespace
+
+// Hand-written checks, not std::regex: its matcher recurses once per
+// character, and a cell of 30 000 digits overflowed the stack.
 std::optional<double> parse_number(const std::string& text) {
-  static const std::regex grouped(R"(^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$)");
-  static const std::regex plain(R"(^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$)");
   std::string t = text;
   t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-  if (std::regex_match(t, grouped)) t.erase(std::remove(t.begin(), t.end(), ','), t.end());
-  if (!std::regex_match(t, plain)) return std::nullopt;
-  return std::stod(t);
+  if (is_grouped(t)) t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+  if (!is_plain(t)) return std::nullopt;
+  const double value = std::strtod(t.c_str(), nullptr);
+  if (!std::isfinite(value)) return std::nullopt;  // beyond double: not a value ncu could have meant
+  return value;
 }
 
 std::vector<kernel_profile> kernels_from_table(const csv_table& table) {
-  static const std::regex stall_column(R"(^smsp__average_warps_issue_stalled_([a-z0-9_]+)_per_issue_active\.ratio$)");
-  static const std::regex limit_column(R"(^launch__occupancy_limit_([a-z_]+)$)");
   std::vector<kernel_profile> kernels;
   for (const std::vector<std::string>& row : table.m_rows) {
     const row_reader r(table, row);
@@ -199,15 +266,15 @@ std::vector<kernel_profile> kernels_from_table(const csv_table& table) {
     k.m_grid = r.text("Grid Size");
     k.m_block = r.text("Block Size");
     for (std::size_t i = 0; i < table.m_header.size() && i < row.size(); ++i) {
-      std::smatch match;
       const std::string& name = table.m_header[i];
-      if (std::regex_match(name, match, stall_column)) {
+      if (const auto reason = middle_of(name, "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio",
+                                        lower_digit_underscore)) {
         const auto value = parse_number(row[i]);
-        if (value && match[1].str() != "selected" && match[1].str().find("not_issued") == std::string::npos) {
-          k.m_stalls.push_back({match[1].str(), *value});
+        if (value && *reason != "selected" && reason->find("not_issued") == std::string::npos) {
+          k.m_stalls.push_back({*reason, *value});
         }
-      } else if (std::regex_match(name, match, limit_column)) {
-        if (const auto value = parse_number(row[i])) k.m_occupancy_limits[match[1].str()] = *value;
+      } else if (const auto limit = middle_of(name, "launch__occupancy_limit_", "", lower_underscore)) {
+        if (const auto value = parse_number(row[i])) k.m_occupancy_limits[*limit] = *value;
       }
     }
     std::stable_sort(k.m_stalls.begin(), k.m_stalls.end(),
@@ -301,27 +368,29 @@ std::vector<std::string> findings(const kernel_profile& k) {
 }
 
 void ceiling_set::add_ceilings_document(const json& doc, const std::string& file) {
-  if (!doc.contains("ceilings") || !doc["ceilings"].is_object()) return;
-  for (const auto& [name, entry] : doc["ceilings"].items()) {
-    if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number()) continue;
-    const double value = entry["value"].get<double>();
-    if (!(value > 0)) continue;
-    const std::string unit = entry.value("unit", name.find("bandwidth") != std::string::npos ? "B/s" : "FLOP/s");
-    const std::string source = entry.value("source", std::string("not stated"));
-    m_values[name] = {name, value, unit, (source == "measured" ? "measured, " : source + ", ") + file};
+  for (const ceiling& c : ceilings_from_json(doc, file).m_ceilings) {  // values checked there: finite, > 0
+    if (!c.m_value) continue;
+    m_values[c.m_name] = {c.m_name, *c.m_value, c.m_unit,
+                          (c.m_source == "measured" ? "measured, " : c.m_source + ", ") + file};
   }
 }
 
 void ceiling_set::add_spec_document(const json& doc, const std::string& file) {
-  if (!doc.contains("values") || !doc["values"].is_object()) return;
-  for (const auto& [name, entry] : doc["values"].items()) {
-    if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number()) continue;
-    const std::string unit = entry.value("unit", std::string());
+  const json_reader root(doc, file);
+  if (!root.has("values")) return;
+  const json_reader values = root.at("values");
+  if (!values.raw().is_object()) values.fail("expected an object of named values");
+  const std::string device = root.has("device") ? root.at("device").as_string() : "?";
+  for (const auto& item : values.raw().items()) {
+    const json_reader entry = values.at(item.key());
+    if (!entry.raw().is_object() || !entry.has("value")) continue;  // notes, or a value the spec sheet lacks
+    if (entry.at("value").raw() == "unknown") continue;               // unknown, with a reason
+    const std::string unit = entry.has("unit") ? entry.at("unit").as_string() : "";
     if (unit != "B/s" && unit != "FLOP/s") continue;
-    if (m_values.count(name) != 0) continue;  // measured wins
-    m_values[name] = {name, entry["value"].get<double>(), unit,
-                      "spec " + doc.value("device", std::string("?")) + ": " + entry.value("source", std::string("?")) +
-                          " (" + file + ")"};
+    const double value = entry.at("value").as_positive();
+    if (m_values.count(item.key()) != 0) continue;  // measured wins
+    const std::string source = entry.has("source") ? entry.at("source").as_string() : "?";
+    m_values[item.key()] = {item.key(), value, unit, "spec " + device + ": " + source + " (" + file + ")"};
   }
 }
 
@@ -523,7 +592,11 @@ std::optional<std::string> ncu_problem(const std::string& output) {
 
 std::optional<std::filesystem::path> find_spec(const std::filesystem::path& specs_dir, const std::string& device_name) {
   std::error_code error;
-  if (device_name.empty() || !std::filesystem::is_directory(specs_dir, error)) return std::nullopt;
+  // Device names are short; a longer one (from a hostile CSV) matches no
+  // spec rather than feeding std::regex, whose matcher recurses per character.
+  if (device_name.empty() || device_name.size() > 256 || !std::filesystem::is_directory(specs_dir, error)) {
+    return std::nullopt;
+  }
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(specs_dir)) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
@@ -538,7 +611,7 @@ std::optional<std::filesystem::path> find_spec(const std::filesystem::path& spec
       try {
         if (std::regex_search(device_name, std::regex(pattern, std::regex::ECMAScript | std::regex::icase))) return file;
       } catch (const std::regex_error& e) {
-        patterns.at(i).fail("regex does not compile: " + std::string(e.what()));
+        patterns.at(i).fail("regex \"" + shorten(pattern) + "\" does not compile: " + std::string(e.what()));
       }
     }
   }
@@ -552,25 +625,13 @@ json unavailable_json(const std::string& kernel, const std::string& reason) {
 
 namespace {
 
-std::map<std::string, double> shape_values(const std::string& shape) {
-  std::map<std::string, double> values;
-  std::istringstream parts(shape);
-  std::string part;
-  while (std::getline(parts, part, ',')) {
-    const std::size_t equals = part.find('=');
-    if (equals == std::string::npos) continue;
-    values[part.substr(0, equals)] = std::stod(part.substr(equals + 1));
-  }
-  return values;
-}
-
 std::optional<double> work(const std::string& expression, const std::string& shape, std::string& why) {
   if (expression.empty()) {
     why = "the kernel declares no FLOPS/BYTES";
     return std::nullopt;
   }
   try {
-    return evaluate(expression, shape_values(shape));
+    return evaluate(expression, shape_dims(shape));
   } catch (const std::exception& e) {
     why = e.what();
     return std::nullopt;
@@ -614,7 +675,7 @@ json build_document(const document_settings& settings, const std::vector<benchma
       sources["spec_file"] = spec->string();
     } else {
       spec_note = device.empty() ? "device unknown: no spec file matched"
-                                 : "no spec file in " + settings.m_specs_dir.string() + " matches \"" + device + "\"";
+                                 : "no spec file in " + settings.m_specs_dir.string() + " matches \"" + shorten(device) + "\"";
     }
   }
   if (!spec_note.empty()) sources["spec_note"] = spec_note;
@@ -718,31 +779,47 @@ json build_document(const document_settings& settings, const std::vector<benchma
   return doc;
 }
 
-json impl_document(const json& doc, const std::string& impl) {
+json impl_document(const json& doc, const std::string& impl, const std::string& file) {
+  const json_reader root(doc, file);
+  if (!doc.is_object()) root.fail("expected an object");
   json out = doc;
   json benchmarks = json::array();
   std::size_t ok = 0;
   std::size_t total = 0;
   std::string first_error;
-  for (const json& b : doc.value("benchmarks", json::array())) {
-    if (b.value("impl", std::string()) != impl) continue;
-    ++total;
-    if (b.value("status", std::string()) == "ok") {
-      ++ok;
-    } else if (first_error.empty()) {
-      first_error = b.value("name", std::string()) + ": " + b.value("error", std::string("failed"));
+  if (root.has("benchmarks")) {
+    const json_reader list = root.at("benchmarks");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json_reader b = list.at(i);
+      if (!b.raw().is_object()) b.fail("expected an object");
+      if ((b.has("impl") ? b.at("impl").as_string() : "") != impl) continue;
+      ++total;
+      if ((b.has("status") ? b.at("status").as_string() : "") == "ok") {
+        ++ok;
+      } else if (first_error.empty()) {
+        first_error = (b.has("name") ? b.at("name").as_string() : "") + ": " +
+                      (b.has("error") ? b.at("error").as_string() : "failed");
+      }
+      benchmarks.push_back(b.raw());
     }
-    benchmarks.push_back(b);
   }
   out["benchmarks"] = benchmarks;
   out["status"] = ok == 0 ? "unavailable" : (ok < total ? "partial" : "ok");
   out["reason"] = ok == total && total > 0 ? json(nullptr) : json(first_error.empty() ? "not profiled" : first_error);
-  const json impls = doc.value("impls", json::object());
   out["impls"] = json::object();
-  if (impls.contains(impl)) out["impls"][impl] = impls[impl];
   out["impl"] = impl;
-  out["bottleneck"] = impls.contains(impl) ? impls[impl]["bottleneck"] : json("not profiled");
-  out["roofline"] = impls.contains(impl) ? impls[impl]["roofline"] : json::array();
+  out["bottleneck"] = "not profiled";
+  out["roofline"] = json::array();
+  if (root.has("impls")) {
+    const json_reader impls = root.at("impls");
+    if (!impls.raw().is_object()) impls.fail("expected an object of implementations");
+    if (impls.has(impl)) {
+      const json_reader entry = impls.at(impl);
+      out["impls"][impl] = entry.raw();
+      out["bottleneck"] = entry.at("bottleneck").raw();
+      out["roofline"] = entry.at("roofline").raw();
+    }
+  }
   return out;
 }
 

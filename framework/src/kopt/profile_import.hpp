@@ -224,6 +224,7 @@ struct document_settings {
 [[nodiscard]] json build_document(const document_settings& settings, const std::vector<benchmark_input>& inputs);
 
 // The single-implementation document of `impl` cut out of a multi-impl one.
-[[nodiscard]] json impl_document(const json& doc, const std::string& impl);
+// Throws format_error naming `file` and the field when `doc` is malformed.
+[[nodiscard]] json impl_document(const json& doc, const std::string& impl, const std::string& file);
 
 }  // namespace kopt::profile

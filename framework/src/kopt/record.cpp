@@ -8,9 +8,15 @@ namespace {
 json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
-std::optional<double> optional_number(const json_reader& node, const std::string& key) {
+// Optional values: null or absent is "not defined"; present, they must be in range.
+std::optional<double> optional_positive(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
-  return node.at(key).as_number();
+  return node.at(key).as_positive();
+}
+
+std::optional<double> optional_non_negative(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_non_negative();
 }
 
 std::optional<std::string> optional_string(const json_reader& node, const std::string& key) {
@@ -87,32 +93,32 @@ shape_timing shape_timing_from_json(const json_reader& node) {
     t.m_error = node.at("error").as_string();
     return t;
   }
-  t.m_median_ns = node.at("median_ns").as_number();
-  t.m_p10_ns = optional_number(node, "p10_ns");
-  t.m_p90_ns = optional_number(node, "p90_ns");
-  t.m_cv = optional_number(node, "cv");
-  t.m_noise = optional_number(node, "noise");
-  t.m_samples = node.at("samples").as_integer();
-  t.m_tflops = optional_number(node, "tflops");
-  t.m_gbps = optional_number(node, "gbps");
+  t.m_median_ns = node.at("median_ns").as_positive();
+  t.m_p10_ns = optional_positive(node, "p10_ns");
+  t.m_p90_ns = optional_positive(node, "p90_ns");
+  t.m_cv = optional_non_negative(node, "cv");
+  t.m_noise = optional_non_negative(node, "noise");
+  t.m_samples = node.at("samples").as_count();
+  t.m_tflops = optional_non_negative(node, "tflops");
+  t.m_gbps = optional_non_negative(node, "gbps");
   t.m_pct_of_ceiling = node.at("pct_of_ceiling").raw();
   t.m_clock = node.at("clock").raw();
   t.m_second_clock = node.at("second_clock").raw();
   t.m_flags = strings(node.at("flags"));
   const json_reader speedup = node.at("speedup");
-  t.m_speedup_vs_parent = optional_number(speedup, "parent");
-  t.m_speedup_vs_best = optional_number(speedup, "best_so_far");
-  t.m_speedup_vs_reference = optional_number(speedup, "reference");
+  t.m_speedup_vs_parent = optional_positive(speedup, "parent");
+  t.m_speedup_vs_best = optional_positive(speedup, "best_so_far");
+  t.m_speedup_vs_reference = optional_positive(speedup, "reference");
   const json_reader baselines = speedup.at("baselines");
   if (!baselines.raw().is_object()) baselines.fail("expected an object");
   for (const auto& item : baselines.raw().items()) {
-    t.m_speedup_vs_baselines.emplace_back(item.key(), optional_number(baselines, item.key()));
+    t.m_speedup_vs_baselines.emplace_back(item.key(), optional_positive(baselines, item.key()));
   }
   const json_reader measured = node.at("measured_with");
   for (std::size_t i = 0; i < measured.size(); ++i) {
     const json_reader m = measured.at(i);
     t.m_measured_with.push_back({m.at("impl").as_string(), m.at("role").as_string(),
-                                 m.at("median_ns").as_number(), optional_number(m, "noise")});
+                                 m.at("median_ns").as_positive(), optional_non_negative(m, "noise")});
   }
   if (node.has("paired_vs_best")) {
     const json_reader p = node.at("paired_vs_best");
@@ -149,7 +155,7 @@ gate_result gate_from_json(const json_reader& node) {
   gate_result g;
   g.m_decision = node.at("decision").as_string();
   if (g.m_decision != "ACCEPT" && g.m_decision != "REJECT") {
-    node.at("decision").fail("expected \"ACCEPT\" or \"REJECT\", got \"" + g.m_decision + "\"");
+    node.at("decision").fail("expected \"ACCEPT\" or \"REJECT\", got \"" + shorten(g.m_decision) + "\"");
   }
   g.m_reasons = strings(node.at("reasons"));
   g.m_notices = strings(node.at("notices"));
@@ -249,8 +255,8 @@ record record_from_json(const json& doc, const std::string& file) {
   }
   r.m_shapes = strings(root.at("shapes"));
   const json_reader seeds = root.at("seeds");
-  for (std::size_t i = 0; i < seeds.size(); ++i) r.m_seeds.push_back(seeds.at(i).as_integer());
-  r.m_tolerance = root.at("tolerance").raw();
+  for (std::size_t i = 0; i < seeds.size(); ++i) r.m_seeds.push_back(seeds.at(i).as_non_negative_integer());
+  r.m_tolerance = tolerance_from_json(root.at("tolerance"));
   r.m_timing_settings = timing_settings_from_json(root.at("timing_settings"));
   r.m_correctness = correctness_from_json(root.at("correctness"));
   r.m_timing = timing_from_json(root.at("timing"));

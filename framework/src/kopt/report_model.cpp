@@ -36,7 +36,8 @@ std::optional<double> across_runs(const record& root, const record& r) {
 std::string bottleneck_of(const json& profile) {
   if (!profile.is_object()) return "not profiled";
   if (profile.contains("bottleneck") && profile["bottleneck"].is_string()) return profile["bottleneck"];
-  if (profile.value("status", std::string()) == "unavailable") return "not profiled";
+  const auto status = profile.find("status");
+  if (status != profile.end() && *status == "unavailable") return "not profiled";
   return "unknown";
 }
 

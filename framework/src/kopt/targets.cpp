@@ -1,6 +1,7 @@
 #include "kopt/targets.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/expr.hpp"
@@ -11,19 +12,7 @@ namespace kopt {
 namespace {
 
 void add_dims(const std::string& shape, std::map<std::string, double>& values) {
-  std::size_t start = 0;
-  while (start < shape.size()) {
-    const std::size_t comma = std::min(shape.find(',', start), shape.size());
-    const std::string part = shape.substr(start, comma - start);
-    const std::size_t equals = part.find('=');
-    if (equals != std::string::npos) {
-      char* end = nullptr;
-      const std::string number = part.substr(equals + 1);
-      const double value = std::strtod(number.c_str(), &end);
-      if (end != number.c_str() && *end == '\0') values[part.substr(0, equals)] = value;
-    }
-    start = comma + 1;
-  }
+  for (const auto& [name, value] : shape_dims(shape)) values[name] = value;
 }
 
 bool compare(double lhs, const std::string& op, double rhs) {
@@ -135,6 +124,24 @@ target_result evaluate_one(const std::string& target, const timing_summary& timi
 
 }  // namespace
 
+std::map<std::string, double> shape_dims(const std::string& shape) {
+  std::map<std::string, double> values;
+  std::size_t start = 0;
+  while (start < shape.size()) {
+    const std::size_t comma = std::min(shape.find(',', start), shape.size());
+    const std::string part = shape.substr(start, comma - start);
+    const std::size_t equals = part.find('=');
+    if (equals != std::string::npos) {
+      char* end = nullptr;
+      const std::string number = part.substr(equals + 1);
+      const double value = std::strtod(number.c_str(), &end);
+      if (end != number.c_str() && *end == '\0' && std::isfinite(value)) values[part.substr(0, equals)] = value;
+    }
+    start = comma + 1;
+  }
+  return values;
+}
+
 std::map<std::string, double> shape_values(const shape_timing& t) {
   std::map<std::string, double> values;
   add_dims(t.m_shape, values);
@@ -176,7 +183,9 @@ std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(const j
   std::vector<std::pair<std::string, double>> gaps;
   for (const json& entry : *it) {
     if (!entry.is_object() || !entry.contains("gap") || !entry["gap"].is_number()) return std::nullopt;
-    gaps.emplace_back(entry.value("shape", std::string()), entry["gap"].get<double>());
+    const auto shape = entry.find("shape");
+    gaps.emplace_back(shape != entry.end() && shape->is_string() ? shape->get<std::string>() : std::string(),
+                      entry["gap"].get<double>());
   }
   return gaps;
 }

@@ -26,6 +26,11 @@
 
 namespace kopt {
 
+// A shape's dimensions: "M=4096,N=1024" -> {M: 4096, N: 1024}. Parts that
+// are not "name=<finite number>" are left out (the configure-time check in
+// cmake/kernelopt/Parse.cmake rejects them in declared shapes).
+[[nodiscard]] std::map<std::string, double> shape_dims(const std::string& shape);
+
 // The per-shape names above (peak.* / ceiling.* excluded).
 [[nodiscard]] std::map<std::string, double> shape_values(const shape_timing& timing);
 

@@ -1,10 +1,15 @@
 #include "static/sass.hpp"
 
+#include "core/json_io.hpp"
+
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
-#include <regex>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <sstream>
 
 namespace kopt::sass {
@@ -17,6 +22,59 @@ std::string trim(const std::string& text) {
   return text.substr(first, last - first + 1);
 }
 
+// Hand-written line matchers, not std::regex: its matcher recurses once per
+// character, and a long line of hostile input overflowed the stack.
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+std::string trim_space(const std::string& text) {
+  std::size_t first = 0;
+  std::size_t last = text.size();
+  while (first < last && is_space(text[first])) ++first;
+  while (last > first && is_space(text[last - 1])) --last;
+  return text.substr(first, last - first);
+}
+
+// `text` starts with `word`: the rest, else nullopt.
+std::optional<std::string> after(const std::string& text, const std::string& word) {
+  if (text.compare(0, word.size(), word) != 0) return std::nullopt;
+  return text.substr(word.size());
+}
+
+bool no_space(const std::string& text) {
+  for (const char c : text) {
+    if (is_space(c)) return false;
+  }
+  return true;
+}
+
+// "sm_90a": sm_[0-9a-z]+
+bool is_arch(const std::string& text) {
+  if (text.size() <= 3 || text.compare(0, 3, "sm_") != 0) return false;
+  for (std::size_t i = 3; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))) return false;
+  }
+  return true;
+}
+
+// "\tarch = sm_90a" -> "sm_90a"
+std::optional<std::string> arch_of(const std::string& line) {
+  const auto rest = after(trim_space(line), "arch");
+  if (!rest) return std::nullopt;
+  std::string value = trim_space(*rest);
+  if (value.empty() || value[0] != '=') return std::nullopt;
+  value = trim_space(value.substr(1));
+  return is_arch(value) ? std::optional<std::string>(value) : std::nullopt;
+}
+
+// "code for sm_90a" -> "sm_90a"
+std::optional<std::string> code_for_of(const std::string& line) {
+  const auto rest = after(trim_space(line), "code for");
+  if (!rest || rest->empty() || !is_space((*rest)[0])) return std::nullopt;
+  const std::string value = trim_space(*rest);
+  return is_arch(value) ? std::optional<std::string>(value) : std::nullopt;
+}
+
 // Which part of cuobjdump's listing a line is in.
 enum class section { none, elf, ptx };
 
@@ -24,10 +82,14 @@ enum class section { none, elf, ptx };
 // -> "@P0 EXIT": between the address comment and the encoding comment, the
 // trailing ';' and (pre-Volta) dual-issue braces removed.
 bool instruction_text(const std::string& line, std::string& text) {
-  static const std::regex address(R"(^\s*/\*[0-9a-fA-F]+\*/(.*)$)");
-  std::smatch match;
-  if (!std::regex_match(line, match, address)) return false;
-  std::string rest = match[1].str();
+  std::size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (line.compare(i, 2, "/*") != 0) return false;
+  i += 2;
+  const std::size_t digits = i;
+  while (i < line.size() && std::isxdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == digits || line.compare(i, 2, "*/") != 0) return false;
+  std::string rest = line.substr(i + 2);
   const std::size_t encoding = rest.rfind("/*");
   if (encoding != std::string::npos) rest = rest.substr(0, encoding);
   rest = trim(rest);
@@ -36,6 +98,36 @@ bool instruction_text(const std::string& line, std::string& text) {
   if (!rest.empty() && rest.back() == ';') rest = trim(rest.substr(0, rest.size() - 1));
   text = rest;
   return !text.empty();
+}
+
+// Every "KEY:123" or "KEY[0]:123" in a resource-usage line (the fields are
+// [A-Z_]+ with an optional [index]), in order.
+std::vector<std::pair<std::string, std::string>> usage_fields(const std::string& line) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  auto upper = [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (!upper(line[i])) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < line.size() && upper(line[i])) ++i;
+    std::size_t key_end = i;
+    if (i < line.size() && line[i] == '[') {
+      std::size_t j = i + 1;
+      while (j < line.size() && digit(line[j])) ++j;
+      if (j > i + 1 && j < line.size() && line[j] == ']') key_end = j + 1;
+    }
+    if (key_end < line.size() && line[key_end] == ':' && key_end + 1 < line.size() && digit(line[key_end + 1])) {
+      std::size_t end = key_end + 1;
+      while (end < line.size() && digit(line[end])) ++end;
+      fields.emplace_back(line.substr(start, key_end - start), line.substr(key_end + 1, end - key_end - 1));
+      i = end;
+    }
+  }
+  return fields;
 }
 
 instruction split_instruction(const std::string& text) {
@@ -76,16 +168,12 @@ std::map<std::string, long> function::families() const {
 }
 
 std::vector<function> parse_sass(const std::string& text, const std::string& object) {
-  static const std::regex arch_line(R"(^\s*arch\s*=\s*(sm_[0-9a-z]+)\s*$)");
-  static const std::regex code_for(R"(^\s*code for\s+(sm_[0-9a-z]+)\s*$)");
-  static const std::regex function_line(R"(^\s*Function\s*:\s*(\S+)\s*$)");
   std::vector<function> functions;
   section where = section::none;
   std::string arch;
   bool in_function = false;
-  std::istringstream lines(text);
+  std::istringstream lines(valid_utf8(text));  // names and instructions end up in JSON
   std::string line;
-  std::smatch match;
   while (std::getline(lines, line)) {
     if (line.find("Fatbin elf code:") != std::string::npos) {
       where = section::elf;
@@ -99,20 +187,27 @@ std::vector<function> parse_sass(const std::string& text, const std::string& obj
       continue;
     }
     if (where == section::ptx) continue;
-    if (std::regex_match(line, match, code_for)) {
+    if (const auto code_arch = code_for_of(line)) {
       // A cubin given directly has no "Fatbin elf code:" header.
       where = section::elf;
-      arch = match[1].str();
+      arch = *code_arch;
       in_function = false;
       continue;
     }
-    if (std::regex_match(line, match, arch_line)) {
-      arch = match[1].str();
+    if (const auto line_arch = arch_of(line)) {
+      arch = *line_arch;
       continue;
     }
-    if (std::regex_match(line, match, function_line)) {
+    // "\tFunction : _Z6kernelPf"
+    std::optional<std::string> name = after(trim_space(line), "Function");
+    if (name) {
+      *name = trim_space(*name);
+      if (name->empty() || (*name)[0] != ':') name.reset();
+    }
+    if (name) *name = trim_space(name->substr(1));
+    if (name && !name->empty() && no_space(*name)) {
       function f;
-      f.m_mangled = match[1].str();
+      f.m_mangled = *name;
       f.m_arch = arch.empty() ? "unknown" : arch;
       f.m_object = object;
       functions.push_back(std::move(f));
@@ -128,16 +223,12 @@ std::vector<function> parse_sass(const std::string& text, const std::string& obj
 }
 
 usage_table parse_resource_usage(const std::string& text) {
-  static const std::regex arch_line(R"(^\s*arch\s*=\s*(sm_[0-9a-z]+)\s*$)");
-  static const std::regex function_line(R"(^\s*Function\s+(\S+?):\s*$)");
-  static const std::regex field(R"(([A-Z_]+(\[[0-9]+\])?):([0-9]+))");
   usage_table table;
   section where = section::none;
   std::string arch = "unknown";
   std::string current;
-  std::istringstream lines(text);
+  std::istringstream lines(valid_utf8(text));  // names and instructions end up in JSON
   std::string line;
-  std::smatch match;
   while (std::getline(lines, line)) {
     if (line.find("Fatbin elf code:") != std::string::npos) {
       where = section::elf;
@@ -150,19 +241,22 @@ usage_table parse_resource_usage(const std::string& text) {
       continue;
     }
     if (where == section::ptx) continue;
-    if (std::regex_match(line, match, arch_line)) {
-      arch = match[1].str();
+    if (const auto line_arch = arch_of(line)) {
+      arch = *line_arch;
       continue;
     }
-    if (std::regex_match(line, match, function_line)) {
-      current = match[1].str();
-      continue;
+    // " Function _Z6kernelPf:"
+    if (const auto rest = after(trim_space(line), "Function"); rest && !rest->empty() && is_space((*rest)[0])) {
+      const std::string name = trim_space(*rest);
+      if (name.size() >= 2 && name.back() == ':' && no_space(name)) {
+        current = name.substr(0, name.size() - 1);
+        continue;
+      }
     }
     if (current.empty() || line.find("REG:") == std::string::npos) continue;
     resource_usage usage;
-    for (auto it = std::sregex_iterator(line.begin(), line.end(), field); it != std::sregex_iterator(); ++it) {
-      const std::string key = (*it)[1].str();
-      const long value = std::strtol((*it)[3].str().c_str(), nullptr, 10);
+    for (const auto& [key, digits] : usage_fields(line)) {
+      const long value = std::strtol(digits.c_str(), nullptr, 10);
       if (key == "REG") usage.m_registers = value;
       if (key == "STACK") usage.m_stack_bytes = value;
       if (key == "SHARED") usage.m_shared_bytes = value;
@@ -185,7 +279,9 @@ void attach_usage(std::vector<function>& functions, const usage_table& table) {
 }
 
 std::string demangle(const std::string& symbol) {
-  if (symbol.rfind("_Z", 0) != 0) return symbol;
+  // The demangler recurses over the symbol's structure: a name longer than
+  // any real kernel's stays mangled rather than risk the stack.
+  if (symbol.rfind("_Z", 0) != 0 || symbol.size() > k_max_demangle) return symbol;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
                                                 std::free);

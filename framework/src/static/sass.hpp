@@ -23,6 +23,7 @@
 // "Fatbin ptx code:" sections carry no machine code and are skipped.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,7 +83,11 @@ using usage_table = std::map<std::pair<std::string, std::string>, resource_usage
 // Copies each function's usage from `table` (matched on arch and mangled name).
 void attach_usage(std::vector<function>& functions, const usage_table& table);
 
+// Symbols longer than this stay mangled (the demangler recurses).
+inline constexpr std::size_t k_max_demangle = 4096;
+
 // abi::__cxa_demangle, or `symbol` unchanged when it is not a mangled name.
+// NOTE: names longer than k_max_demangle are returned unchanged.
 [[nodiscard]] std::string demangle(const std::string& symbol);
 
 }  // namespace kopt::sass

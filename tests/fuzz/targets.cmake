@@ -1,0 +1,33 @@
+# The fuzz targets (fuzz_<name>.cpp) and the seed inputs of each: the golden
+# test data under tests/*/data (globs relative to the source root), plus a
+# few small hand-written seeds under tests/fuzz/seeds/<name> for kinds the
+# golden data lacks. Shared by tests/fuzz/CMakeLists.txt (replay and fuzz
+# tests) and tests/fuzz/project (the clang build of the targets).
+set(KOPT_FUZZ_TARGETS
+  manifest record bench overlap correctness ceilings spec env profile ncu_csv sass expr cli)
+
+set(KOPT_FUZZ_SEEDS_manifest    tests/kopt/data/softmax/manifest.json)
+set(KOPT_FUZZ_SEEDS_record      tests/kopt/data/softmax/expected/records/*.json)
+set(KOPT_FUZZ_SEEDS_bench       tests/kopt/data/softmax/bench/*.json tests/kopt/data/h200/softmax_bench_run_*.json
+                                tests/fuzz/seeds/bench/*)
+set(KOPT_FUZZ_SEEDS_overlap     tests/kopt/data/h200/softmax_bench_run_*.json tests/fuzz/seeds/overlap/*)
+set(KOPT_FUZZ_SEEDS_correctness tests/kopt/data/softmax/results/*.json tests/kopt/data/h200/softmax_correct_v1.json)
+set(KOPT_FUZZ_SEEDS_ceilings    tests/kopt/data/softmax/ceilings.json tests/profile/data/h200/ceilings.json)
+set(KOPT_FUZZ_SEEDS_spec        framework/specs/*.json)
+set(KOPT_FUZZ_SEEDS_env         tests/kopt/data/softmax/env.json)
+set(KOPT_FUZZ_SEEDS_profile     tests/fuzz/seeds/profile/*)
+set(KOPT_FUZZ_SEEDS_ncu_csv     tests/profile/data/*.csv tests/profile/data/h200/*.csv)
+set(KOPT_FUZZ_SEEDS_sass        tests/static/data/*.txt)
+set(KOPT_FUZZ_SEEDS_expr        tests/fuzz/seeds/expr/*)
+set(KOPT_FUZZ_SEEDS_cli         tests/fuzz/seeds/cli/*)
+
+# _kernel_opt_fuzz_seeds(<out-var> <target> <source-root>): the seed files.
+function(_kernel_opt_fuzz_seeds out target root)
+  set(files)
+  foreach(pattern IN LISTS KOPT_FUZZ_SEEDS_${target})
+    file(GLOB matched ${root}/${pattern})
+    list(APPEND files ${matched})
+  endforeach()
+  list(SORT files)
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()
