@@ -61,7 +61,7 @@ TEST_F(optimize_test, one_full_iteration) {
                        "/correct.v5.json\n"
                        "--benchmark_filter=^softmax/(v5|v4|reference|vendor)/ --benchmark_out=" +
                        run_dir + "/bench.json --benchmark_out_format=json --kopt_ceilings=" +
-                       c.path("ceilings.json").string() + "\n");
+                       c.path("ceilings.json").string() + " --kopt_timeout=570\n");
   const record v5 = read_record(c.record("v5"));
   EXPECT_TRUE(v5.m_gate.accepted());
   EXPECT_EQ(v5.m_env["kind"], "kernelopt.env");
@@ -85,7 +85,7 @@ TEST_F(optimize_test, without_a_gpu_it_says_what_it_skipped_and_writes_no_record
       << r.m_out;
   EXPECT_TRUE(contains(r.m_out, "no record written for v5")) << r.m_out;
   EXPECT_FALSE(fs::exists(c.record("v5")));
-  EXPECT_TRUE(contains(log(), "--benchmark_out_format=json --kopt_quick\n")) << log();
+  EXPECT_TRUE(contains(log(), "--benchmark_out_format=json --kopt_quick --kopt_timeout=570\n")) << log();
   EXPECT_TRUE(fs::exists(c.path("records/softmax/report/report.md")));  // the report needs no GPU
 }
 
@@ -104,14 +104,29 @@ TEST_F(optimize_test, a_kernel_without_bench_target_is_skipped) {
   EXPECT_TRUE(contains(perf.m_out, "SKIPPED: no benchmark executable")) << perf.m_out;
 }
 
-TEST_F(optimize_test, a_crashed_test_stops_before_the_record) {
+// A failure is a verdict (docs/reliability.md, "Faults"): a crashed test
+// gets a REJECT record naming the cause, it can be masked, and the loop
+// moves on instead of picking it again.
+TEST_F(optimize_test, a_crashed_test_is_a_reject_record_and_the_loop_moves_on) {
   fake_harness_env env;
   env.set("KOPT_FAKE_TEST_EXIT", "3").set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
   const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
   EXPECT_EQ(r.m_code, 1);
-  EXPECT_TRUE(contains(r.m_err, "correctness: the test ended with exit code 3 and wrote no results"))
-      << r.m_err;
-  EXPECT_FALSE(fs::exists(c.record("v5")));
+  EXPECT_TRUE(contains(r.m_err, "correctness: the test ended with exit code 3, writing no results")) << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  run          the correctness test ended with exit code 3, writing no results"))
+      << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "[3/8] benchmark: not run (the correctness test did not finish)")) << r.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  const record v5 = read_record(c.record("v5"));
+  EXPECT_EQ(v5.m_gate.m_decision, "REJECT");
+  EXPECT_EQ(v5.m_correctness.m_status, "incomplete");
+  EXPECT_TRUE(v5.m_timing.m_shapes.at(0).m_error.has_value());
+  // Consistent (its decision follows from its evidence) and maskable.
+  const run_result gate = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_FALSE(contains(gate.m_out, "inconsistent")) << gate.m_out;
+  EXPECT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v5", "--reason", "crashes"}).m_code, 0);
+  const run_result next = run_kopt({"optimize", "--manifest", c.manifest()});
+  EXPECT_TRUE(contains(next.m_out, "nothing to optimize")) << next.m_out;
 }
 
 TEST_F(optimize_test, refuses_a_recorded_variant_and_reports_a_finished_list) {

@@ -14,6 +14,7 @@
 
 #include "core/json_io.hpp"
 #include "core/process.hpp"
+#include "kopt/record.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -203,7 +204,12 @@ TEST(process, optimize_stops_a_hanging_test_at_the_kernels_timeout) {
   ::unsetenv("KOPT_FAKE_TEST_HANG");
   EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
   EXPECT_NE(r.m_err.find("timed out after 1 s (limit: the kernel's TIMEOUT)"), std::string::npos) << r.m_err;
-  EXPECT_FALSE(fs::exists(c.record("v5")));
+  // A failure is a verdict: a REJECT record naming the limit that expired.
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  const record v5 = read_record(c.record("v5"));
+  EXPECT_EQ(v5.m_gate.m_decision, "REJECT");
+  ASSERT_TRUE(v5.m_failure.has_value());
+  EXPECT_NE(v5.m_failure->m_cause.find("timed out after 1 s (limit: the kernel's TIMEOUT)"), std::string::npos);
   const std::vector<pid_t> pids = wait_for_pids(pid_file);
   ASSERT_EQ(pids.size(), 2u);
   EXPECT_TRUE(gone_within(pids[0], 2000ms));

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <optional>
 #include <regex>
@@ -61,6 +63,43 @@ std::vector<const impl_spec*> benchmarked_impls(const kernel_spec& spec, std::ve
     }
   }
   return impls;
+}
+
+// The benchmark's own watchdog (--kopt_timeout): a kernel that never
+// returns is named, and the process ends with 124, before whoever started it
+// has to kill it without knowing what hung.
+class watchdog {
+ public:
+  void start(double seconds) {
+    if (!(seconds > 0)) return;
+    m_start = std::chrono::steady_clock::now();
+    std::thread([this, seconds] {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+      std::string what;
+      {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        what = m_current.empty() ? std::string("the benchmark (before its first measurement)") : m_current;
+      }
+      std::fprintf(stderr, "kopt bench: watchdog: %s still running after %.0f s (limit: --kopt_timeout=%g); exiting 124\n",
+                   what.c_str(), seconds, seconds);
+      std::fflush(stderr);
+      std::_Exit(124);
+    }).detach();
+  }
+  void set(std::string current) {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_current = std::move(current);
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::string m_current;
+  std::chrono::steady_clock::time_point m_start;
+};
+
+watchdog& the_watchdog() {
+  static watchdog* w = new watchdog();  // never destroyed: its thread may outlive main
+  return *w;
 }
 
 // What --benchmark_filter selects, as Google Benchmark reads it: empty or
@@ -155,12 +194,18 @@ void bench_run::measure_shape_of(const bench_case& c) {
   }
   if (std::find(together.begin(), together.end(), &c) == together.end()) together.push_back(&c);
   std::vector<const impl_spec*> impls;
-  for (const bench_case* t : together) impls.push_back(t->m_impl);
+  std::string names;
+  for (const bench_case* t : together) {
+    impls.push_back(t->m_impl);
+    names += (names.empty() ? "" : ", ") + t->m_impl->m_name;
+  }
+  the_watchdog().set("measuring " + m_spec.m_name + " on " + c.m_shape->m_text + " (" + names + ")");
   std::vector<impl_outcome> outcomes = measure_shape(m_spec, *c.m_shape, impls, *m_device, *m_host, *m_engine);
   for (std::size_t i = 0; i < together.size(); ++i) m_pending[together[i]->m_name].push_back(std::move(outcomes[i]));
 }
 
 void bench_run::profile(benchmark::State& state, const bench_case& c) {
+  the_watchdog().set("profiling " + c.m_name);
   const std::optional<std::string> error = [&]() -> std::optional<std::string> {
     try {
       if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
@@ -299,6 +344,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     return 0;
   }
 
+  the_watchdog().start(opts.m_timeout_s);
   const std::unique_ptr<backend> device = context.m_make_backend(opts);
   const std::string unavailable = device->unavailable_reason();
   if (!unavailable.empty()) {

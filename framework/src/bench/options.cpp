@@ -23,6 +23,9 @@ constexpr flag_help k_flags[] = {
      "cudaProfilerStart/Stop (for ncu --profile-from-start off)"},
     {"kopt_no_cupti", nullptr, "skip the CUPTI second clock (second_clock.available = false)"},
     {"kopt_device", "N", "CUDA device ordinal (default: CTest's resource allocation, else 0)"},
+    {"kopt_timeout", "SECONDS",
+     "watchdog: after SECONDS, name the benchmark still running and exit 124 (default: none; kopt passes "
+     "95% of its own limit on the process)"},
 };
 
 std::string lower(std::string text) {
@@ -82,6 +85,13 @@ void apply(options& opts, const std::string& name, const std::string& arg, const
     opts.m_ceilings = value;
   } else if (name == "kopt_device") {
     opts.m_device = parse_device(arg, value);
+  } else if (name == "kopt_timeout") {
+    char* end = nullptr;
+    const double seconds = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7) {
+      throw options_error(arg + ": expected a positive number of seconds");
+    }
+    opts.m_timeout_s = seconds;
   }
 }
 

@@ -15,6 +15,7 @@ struct options {
   bool m_no_cupti = false;     // --kopt_no_cupti: skip the CUPTI second clock
   std::string m_ceilings;      // --kopt_ceilings=FILE: kernelopt.ceilings for % of ceiling
   std::optional<int> m_device; // --kopt_device=N: CUDA ordinal (default: CTest's allocation, else 0)
+  double m_timeout_s = 0;      // --kopt_timeout=SECONDS: the watchdog (0: none)
 };
 
 class options_error : public std::runtime_error {

@@ -175,7 +175,23 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_shapes = m.m_shapes;
   r.m_seeds = m.m_seeds;
   r.m_tolerance = m.m_tolerance;
-  r.m_correctness = summarize_correctness(m, in.m_variant, in.m_correctness);
+  r.m_failure = in.m_failure;
+  if (!in.m_failure) {
+    r.m_correctness = summarize_correctness(m, in.m_variant, in.m_correctness);
+  } else {
+    // Whatever a failed run left: results that exist and read; else none
+    // (every seed then counts as missing).
+    std::vector<std::filesystem::path> readable;
+    for (const std::filesystem::path& file : in.m_correctness) {
+      if (std::filesystem::exists(file)) readable.push_back(file);
+    }
+    try {
+      r.m_correctness = summarize_correctness(m, in.m_variant, readable);
+    } catch (const std::exception& e) {
+      r.m_correctness = summarize_correctness(m, in.m_variant, {});
+      r.m_failure->m_cause += "; its results are unreadable (" + shorten(e.what(), 200) + ")";
+    }
+  }
 
   if (in.m_env) {
     r.m_env = read_json_file(*in.m_env);
@@ -183,7 +199,29 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   } else {
     r.m_env = unavailable("no --env given");
   }
-  const bench_set bench = read_bench(in.m_bench);
+  std::optional<bench_set> failed_bench;
+  if (in.m_failure) {
+    try {
+      if (!in.m_bench.empty() && std::filesystem::exists(in.m_bench)) failed_bench = read_bench(in.m_bench);
+    } catch (const std::exception&) {
+      // a benchmark killed mid-write leaves a cut file: no timing then
+    }
+    if (failed_bench && !failed_bench->has_impl(in.m_variant)) failed_bench.reset();
+  }
+  if (in.m_failure && !failed_bench) {
+    r.m_timing_settings = m.m_timing;
+    r.m_timing.m_bench_file = "";
+    for (const std::string& shape : m.m_shapes) {
+      shape_timing t;
+      t.m_shape = shape;
+      t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
+      r.m_timing.m_shapes.push_back(std::move(t));
+    }
+    r.m_profile = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    r.m_static = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    return r;
+  }
+  const bench_set bench = failed_bench ? *failed_bench : read_bench(in.m_bench);
   std::optional<ceilings_file> ceilings;
   if (in.m_ceilings) r.m_ceilings = read_ceilings_document(*in.m_ceilings);
   add_spec_ceilings(m, bench.m_device, r.m_ceilings);

@@ -24,6 +24,9 @@ struct record_inputs {
   std::optional<std::filesystem::path> m_ceilings;
   std::optional<std::filesystem::path> m_profile;
   std::optional<std::filesystem::path> m_static;
+  // A step that did not finish (crash, abort, timeout): the record is made
+  // from whatever files exist (none may), and the gate rejects it.
+  std::optional<run_failure> m_failure;
 };
 
 // The timing of `variant` in `bench`, with speedups against the other

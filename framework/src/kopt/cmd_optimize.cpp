@@ -147,38 +147,44 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   const std::vector<std::string> test_argv = test_command(m, variant, results);
   step(out, 2, "correctness: " + describe_command(test_argv));
   const process_result tested = run_process(test_argv, harness_limits(m));
-  bool broken = false;
+  // A step that crashes, aborts or times out is a verdict (REJECT, rule
+  // `run`), recorded with whatever it left, so that the loop moves on.
+  std::optional<run_failure> failure;
   if (tested.exited(k_harness_skipped)) {
     skipped.push_back("correctness tests (" + skip_reason_of(m, variant, results) + ")");
   } else if (!(tested.exited(0) || tested.exited(1)) || !std::filesystem::exists(results)) {
-    err << "correctness: the test ended with " << tested.describe() << " and "
-        << (std::filesystem::exists(results) ? "its results may be partial" : "wrote no results") << "\n";
-    broken = true;
+    failure = run_failure{"correctness test", tested.describe() + (std::filesystem::exists(results)
+                                                                         ? std::string()
+                                                                         : std::string(", writing no results"))};
+    err << "correctness: the test ended with " << failure->m_cause << "\n";
   } else {
     out << "      correctness: " << (tested.exited(0) ? "pass" : "FAIL (the gate will reject)") << "\n";
   }
 
   const std::filesystem::path bench = run / "bench.json";
-  if (const std::string why = bench_unavailable(m); !why.empty()) {
+  if (failure) {
+    step(out, 3, "benchmark: not run (the correctness test did not finish)");
+  } else if (const std::string why = bench_unavailable(m); !why.empty()) {
     step(out, 3, "benchmark: skipped");
     skipped.push_back("benchmark (" + why + ")");
   } else {
     const std::vector<std::string> bench_argv = bench_command(m, bench_impls(m, decl, records), bench, quick,
-                                                              ceilings.value_or(""));
+                                                              ceilings.value_or(""), harness_limits(m).m_limit_s);
     step(out, 3, "benchmark: " + describe_command(bench_argv));
     const process_result benched = run_process(bench_argv, harness_limits(m));
     if (benched.exited(k_harness_skipped)) {
       skipped.push_back("benchmark (the bench exited 77: no device to time on)");
     } else if (!(benched.exited(0) || benched.exited(1)) || !std::filesystem::exists(bench)) {
-      err << "benchmark: the bench ended with " << benched.describe()
-          << (std::filesystem::exists(bench) ? "" : " and wrote no results") << "\n";
-      broken = true;
+      failure = run_failure{"benchmark", benched.describe() + (std::filesystem::exists(bench)
+                                                                  ? std::string()
+                                                                  : std::string(", writing no results"))};
+      err << "benchmark: the bench ended with " << failure->m_cause << "\n";
     } else if (benched.exited(1)) {
       out << "      benchmark: some benchmarks failed (their shapes are recorded with the error)\n";
     }
   }
 
-  const bool measured = skipped.empty() && !broken;
+  const bool measured = skipped.empty() && !failure;
   const std::optional<std::filesystem::path> profile =
       !measured                 ? skip_step(out, 4, "profile")
       : args.has("--no-profile") ? skip_step(out, 4, "profile (--no-profile)")
@@ -187,8 +193,8 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
                                                                 : skip_step(out, 5, "static checks");
 
   int status = k_exit_ok;
-  if (!measured) {
-    step(out, 6, "record: not written (" + std::string(broken ? "a step failed" : "nothing measured") + ")");
+  if (!measured && !failure) {
+    step(out, 6, "record: not written (nothing measured)");
     step(out, 7, "gate: not run");
   } else {
     step(out, 6, "record -> " + m.record_path(variant).string());
@@ -200,6 +206,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     if (ceilings) inputs.m_ceilings = *ceilings;
     inputs.m_profile = profile;
     inputs.m_static = statics;
+    inputs.m_failure = failure;
     const record r = build_gated_record(m, inputs);
     write_json_new(m.record_path(variant), to_json(r));
     step(out, 7, "gate");
@@ -211,7 +218,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   step(out, 8, "report -> " + report_dir.string());
   write_report(m, report_dir, "");
 
-  if (broken) return k_exit_fail;
+  if (failure) return as_target ? k_exit_ok : k_exit_fail;
   if (!skipped.empty()) {
     out << "SKIPPED: " << join(skipped, "; ") << "\nno record written for " << variant
         << "; run again where a GPU is visible\n";

@@ -65,7 +65,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> impls = {best->m_variant};
   for (const std::string& other : compared_impls(m, *best)) impls.push_back(other);
   const std::filesystem::path bench = new_run_dir(m) / "perf.json";
-  const std::vector<std::string> argv = bench_command(m, impls, bench, args.has("--quick"));
+  const std::vector<std::string> argv =
+      bench_command(m, impls, bench, args.has("--quick"), "", harness_limits(m, 0.9).m_limit_s);
   out << "perf " << m.m_kernel << ": best is " << best->m_variant << "; " << describe_command(argv) << "\n"
       << std::flush;
   const process_result ran = run_process(argv, harness_limits(m, 0.9));

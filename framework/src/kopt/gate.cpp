@@ -369,6 +369,10 @@ bool is_root(const manifest& m, const std::string& variant) {
 
 std::vector<gate_check> evidence_checks(const record& c, bool root, const std::optional<std::string>& best) {
   std::vector<gate_check> checks;
+  // A failure is a verdict: the record exists so that the loop can move on.
+  if (c.m_failure) {
+    checks.push_back(check("run", false, "the " + c.m_failure->m_step + " ended with " + c.m_failure->m_cause));
+  }
   checks.push_back(check_correctness(c));
   checks.push_back(check_hypothesis(c, root));
   checks.push_back(check_timing(c));
@@ -418,6 +422,7 @@ gate_result evaluate_gate(const manifest& m, const record& c, const record_set& 
     }
   };
   if (c.m_masked) g.m_checks.push_back(check("masked", false, "masked: " + c.m_masked->m_reason));
+  take("run");
   take("correctness");
   g.m_checks.push_back(check_parent(m, c, index, root, records));
   take("hypothesis");

@@ -29,12 +29,14 @@ std::vector<std::string> test_command(const manifest& m, const std::string& vari
 
 std::vector<std::string> bench_command(const manifest& m, const std::vector<std::string>& impls,
                                        const std::filesystem::path& out, bool quick,
-                                       const std::string& ceilings) {
+                                       const std::string& ceilings, double limit_s) {
   std::vector<std::string> argv = {m.m_bench_executable,
                                    "--benchmark_filter=" + bench_filter(m.m_kernel, impls),
                                    "--benchmark_out=" + out.string(), "--benchmark_out_format=json"};
   if (quick) argv.push_back("--kopt_quick");
   if (!ceilings.empty()) argv.push_back("--kopt_ceilings=" + ceilings);
+  // The bench's own watchdog fires first and names what hung.
+  if (limit_s > 0) argv.push_back("--kopt_timeout=" + std::to_string(static_cast<long long>(limit_s * k_watchdog_share)));
   return argv;
 }
 

@@ -25,9 +25,12 @@ inline constexpr int k_harness_skipped = 77;
                                                     const std::filesystem::path& results);
 // <bench> --benchmark_filter=... --benchmark_out=<out> --benchmark_out_format=json
 //         [--kopt_quick] [--kopt_ceilings=<ceilings>]
+// With `limit_s` (kopt's limit on the process), also --kopt_timeout at
+// k_watchdog_share of it: the bench's own watchdog names what hung first.
+inline constexpr double k_watchdog_share = 0.95;
 [[nodiscard]] std::vector<std::string> bench_command(const manifest& m, const std::vector<std::string>& impls,
                                                      const std::filesystem::path& out, bool quick,
-                                                     const std::string& ceilings = "");
+                                                     const std::string& ceilings = "", double limit_s = 0);
 
 // The time limit of a test or benchmark process kopt runs: `share` of the
 // kernel's TIMEOUT (manifest test_timeout_s), else of k_limit_harness_s.

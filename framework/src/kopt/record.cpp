@@ -235,7 +235,9 @@ json to_json(const record& r) {
           {"env", r.m_env},
           {"ceilings", r.m_ceilings},
           {"profile", r.m_profile},
-          {"static", r.m_static}};
+          {"static", r.m_static},
+          {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
+                                  : json(nullptr)}};
 }
 
 record record_from_json(const json& doc, const std::string& file) {
@@ -265,6 +267,10 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_ceilings = root.at("ceilings").raw();
   r.m_profile = root.at("profile").raw();
   r.m_static = root.at("static").raw();
+  if (root.has("failure")) {
+    const json_reader failure = root.at("failure");
+    r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
+  }
   return r;
 }
 

@@ -112,6 +112,13 @@ struct mask_info {
   std::string m_utc;
 };
 
+// A step that crashed, aborted or timed out: the record is made anyway,
+// with whatever evidence there was, and the gate's `run` rule rejects it.
+struct run_failure {
+  std::string m_step;   // "correctness test" | "benchmark"
+  std::string m_cause;  // "signal 11 (Segmentation fault)", "timed out after 600 s (limit: ...)"
+};
+
 struct record {
   int m_schema_version = k_record_schema_version;  // as read: the rules of that version apply
   std::string m_kernel;
@@ -132,6 +139,7 @@ struct record {
   json m_ceilings;  // the kernelopt.ceilings document, or null
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
   json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
+  std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   gate_result m_gate;
 
   // Accepted at record time and not masked since: counts for best-so-far.
