@@ -192,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(process, killed_kopt, ::testing::Values(SIGTERM, SIGINT
 
 // kopt optimize on a hanging test: the step fails at the kernel's TIMEOUT,
 // naming it, and no record is written.
-TEST(process, optimize_stops_a_hanging_test_at_the_kernels_timeout) {
+TEST(process, optimize_stops_a_hanging_test_at_the_kernels_timeout_and_records_a_reject) {
   scratch_case c;
   ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
   json m = read_json_file(c.manifest());
