@@ -231,6 +231,7 @@ std::vector<impl_outcome> shape_run::run() {
   });
   if (prepared) {
     fail_all("preparing inputs: " + *prepared);
+    for (impl_outcome& o : m_out) o.m_output_check = {{"status", "fail"}, {"detail", *o.m_error}};
     return m_out;
   }
   check_all("before timing");
