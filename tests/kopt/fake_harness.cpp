@@ -4,12 +4,14 @@
 //   KOPT_FAKE_LOG            appends its arguments (one line per run)
 //   KOPT_FAKE_TEST_RESULTS   file copied to --kopt_results=FILE (none if unset)
 //   KOPT_FAKE_TEST_EXIT      exit code as the test (default 0)
+//   KOPT_FAKE_TEST_SIGNAL    signal the test raises on itself instead (SIGSEGV = 11, SIGABRT = 6)
 //   KOPT_FAKE_BENCH_OUT      file copied to --benchmark_out=FILE (none if unset)
 //   KOPT_FAKE_BENCH_EXIT     exit code as the bench (default 0)
 //   KOPT_FAKE_TEST_HANG      as the test: start a child that sleeps, write
 //                            "<own pid> <child pid>" to this file, hang
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -57,6 +59,10 @@ int main(int argc, char** argv) {
     }
     std::filesystem::rename(hang + ".part", hang);
     for (;;) ::pause();
+  }
+  if (const std::string sig = env("KOPT_FAKE_TEST_SIGNAL"); is_test && !sig.empty()) {
+    std::signal(std::atoi(sig.c_str()), SIG_DFL);
+    std::raise(std::atoi(sig.c_str()));
   }
   const std::string code = env(is_test ? "KOPT_FAKE_TEST_EXIT" : "KOPT_FAKE_BENCH_EXIT");
   return code.empty() ? 0 : std::atoi(code.c_str());

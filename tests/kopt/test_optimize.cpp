@@ -2,7 +2,9 @@
 // what they run, in which order, and what they write or refuse to write.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 
 #include "core/json_io.hpp"
 #include "kopt/record.hpp"
@@ -128,6 +130,23 @@ TEST_F(optimize_test, a_crashed_test_is_a_reject_record_and_the_loop_moves_on) {
   const run_result next = run_kopt({"optimize", "--manifest", c.manifest()});
   EXPECT_TRUE(contains(next.m_out, "nothing to optimize")) << next.m_out;
 }
+
+// A test killed by a signal (a segfault, an abort) is a REJECT record too,
+// naming the signal.
+class optimize_signal : public optimize_test, public ::testing::WithParamInterface<int> {};
+
+TEST_P(optimize_signal, is_a_reject_record_naming_the_signal) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_SIGNAL", std::to_string(GetParam()));
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  const std::string name = "signal " + std::to_string(GetParam()) + " (" + strsignal(GetParam()) + ")";
+  EXPECT_TRUE(contains(r.m_out, "FAIL  run          the correctness test ended with " + name)) << r.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  EXPECT_EQ(read_record(c.record("v5")).m_gate.m_decision, "REJECT");
+}
+
+INSTANTIATE_TEST_SUITE_P(optimize, optimize_signal, ::testing::Values(SIGSEGV, SIGABRT, SIGFPE));
 
 TEST_F(optimize_test, refuses_a_recorded_variant_and_reports_a_finished_list) {
   const run_result recorded = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v4"});
