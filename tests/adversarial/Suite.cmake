@@ -1,0 +1,36 @@
+# adversarial_tests(<name> <suite kernel> <pair kernel> LABELS <labels>
+#   [OPTIMIZE_ARGS <arg>...] EXPECT <entry>...)
+# Registers adversarial.<name> (run_suite.cmake over <suite kernel>, EXPECT
+# as "variant:DECISION[:rule|rule]", the controls identical, nondet and
+# honest gated 5 more times) and adversarial.<name>_pair (run_pair.cmake over
+# <pair kernel>: slow5, same, better5, 20 times). Both time the machine:
+# RUN_SERIAL, and the kernels' generated perf tests are disabled (they would
+# time against the records these tests make).
+function(adversarial_tests name suite pair)
+  cmake_parse_arguments(PARSE_ARGV 3 arg
+    ""
+    "LABELS"
+    "OPTIMIZE_ARGS;EXPECT")
+  set(common -DKOPT=$<TARGET_FILE:KernelOpt::kopt> -DRECORDS=${CMAKE_CURRENT_BINARY_DIR}/records
+             "-DOPTIMIZE_ARGS=${arg_OPTIMIZE_ARGS}")
+  set(scripts ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  add_test(NAME adversarial.${name}
+    COMMAND ${CMAKE_COMMAND} ${common}
+      -DMANIFEST=${CMAKE_CURRENT_BINARY_DIR}/kernelopt/${suite}/manifest.json
+      "-DEXPECT=${arg_EXPECT}"
+      -DREPEAT_CONTROLS=5 "-DCONTROLS=identical;nondet;honest"
+      -DLOG=${CMAKE_CURRENT_BINARY_DIR}/adversarial.${name}.md
+      -P ${scripts}/run_suite.cmake)
+  add_test(NAME adversarial.${name}_pair
+    COMMAND ${CMAKE_COMMAND} ${common}
+      -DMANIFEST=${CMAKE_CURRENT_BINARY_DIR}/kernelopt/${pair}/manifest.json
+      -DREPEAT=20 -DROOT=slow5 -DSAME=same -DBETTER=better5
+      -DLOG=${CMAKE_CURRENT_BINARY_DIR}/adversarial.${name}_pair.md
+      -P ${scripts}/run_pair.cmake)
+  set_tests_properties(adversarial.${name} adversarial.${name}_pair PROPERTIES
+    LABELS "${arg_LABELS}" TIMEOUT 1800 RUN_SERIAL TRUE
+    SKIP_REGULAR_EXPRESSION "adversarial: SKIPPED")
+  # Deferred calls evaluate their arguments when they run: expand the names now.
+  cmake_language(EVAL CODE
+    "cmake_language(DEFER CALL set_tests_properties ${suite}.perf ${pair}.perf PROPERTIES DISABLED TRUE)")
+endfunction()
