@@ -41,10 +41,6 @@ struct not_benchmarked {
   std::string m_reason;
 };
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Variants in declaration order, then baselines, then the reference when it
 // runs on the kernel's backend at the kernel's precision (a host or f64
 // reference is a correctness oracle, not a competitor).
@@ -216,11 +212,11 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
       void* const* pointers = tensors.pointers();
       const std::int64_t* dims = c.m_shape->m_dims.data();
       void* stream = m_device->stream();
-      const double start = now_s();
+      const double start = steady_now_s();
       m_engine->profile([invoke, pointers, dims, stream] { invoke(pointers, dims, stream); },
                         std::max<std::size_t>(1, settings_from(m_spec.m_timing).m_warmup_samples));
       m_device->synchronize("profiling " + c.m_name);
-      state.SetIterationTime(now_s() - start);
+      state.SetIterationTime(steady_now_s() - start);
       return std::nullopt;
     } catch (const std::exception& e) {
       return std::string(e.what());

@@ -1,5 +1,7 @@
 #include "bench/sampler.hpp"
 
+#include <chrono>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -183,6 +185,10 @@ std::string percent_text(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f%%", fraction * 100.0);
   return text;
+}
+
+double steady_now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace kopt::bench

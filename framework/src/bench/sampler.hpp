@@ -125,6 +125,10 @@ struct clock_agreement {
                                              double second_median, double second_noise,
                                              double floor_ns);
 
+// std::chrono::steady_clock in seconds: the wall clock of every time limit
+// and of the sampling loops (the one copy the bench and its engines use).
+[[nodiscard]] double steady_now_s();
+
 // "0.21%" with two significant decimals, for messages.
 [[nodiscard]] std::string percent_text(double fraction);
 

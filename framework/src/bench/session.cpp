@@ -13,10 +13,6 @@
 namespace kopt::bench {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Runs `f`; the text of anything it throws, whatever its type.
 template <class F>
 std::optional<std::string> failure_of(F&& f) {
@@ -153,7 +149,7 @@ void shape_run::sample_all() {
             current = live[k];
             return m_engine.sample_ns([&, i = live[k]] { invoke(i, m_calls[i]++ % m_sets.size()); });
           },
-          now_s, [&] { m_engine.poll(); });
+          steady_now_s, [&] { m_engine.poll(); });
       m_window = m_engine.end_window();
       for (std::size_t k = 0; k < live.size(); ++k) m_sampled_index[live[k]] = k;
       for (const std::size_t i : live) {

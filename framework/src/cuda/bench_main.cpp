@@ -11,6 +11,8 @@
 #include "cuda/backend.hpp"
 #include "cuda/cupti_clock.hpp"
 #include "cuda/nvml.hpp"
+
+#include "bench/sampler.hpp"
 #include "cuda/timer.hpp"
 
 namespace kopt::cuda {
@@ -29,10 +31,6 @@ using bench::sampler_settings;
 constexpr double k_clock_floor_ns = 3500.0;
 // CUPTI samples are read in batches: one forced flush per batch.
 constexpr std::uint64_t k_cupti_batch = 16;
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 json unavailable_clock(const std::string& reason) {
   return {{"source", "cupti"},       {"available", false},    {"reason", reason},
@@ -140,7 +138,7 @@ class cuda_engine final : public bench::timing_engine {
     std::uint64_t next = 0;
     try {
       (void)m_timer.sample_ns(launch);  // untagged: first launch with CUPTI attached
-      const double start = now_s();
+      const double start = bench::steady_now_s();
       for (;;) {
         const std::uint64_t first = next;
         for (std::uint64_t i = 0; i < k_cupti_batch; ++i, ++next) {
@@ -155,8 +153,8 @@ class cuda_engine final : public bench::timing_engine {
           if (const std::optional<double> span = m_cupti.span_ns(id)) spans.add(*span);
         }
         if (spans.samples().empty() && next >= 4 * k_cupti_batch) break;  // nothing is being recorded
-        if (spans.check(now_s() - start).m_kind != bench::stop_kind::running) break;
-        if (now_s() - start >= settings.m_timeout_s) break;
+        if (spans.check(bench::steady_now_s() - start).m_kind != bench::stop_kind::running) break;
+        if (bench::steady_now_s() - start >= settings.m_timeout_s) break;
       }
     } catch (...) {
       m_cupti.end();

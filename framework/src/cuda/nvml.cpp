@@ -1,5 +1,7 @@
 #include "cuda/nvml.hpp"
 
+#include "bench/sampler.hpp"
+
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -161,10 +163,6 @@ bool is_idle(std::uint64_t mask) { return (mask & k_gpu_idle) != 0; }
 namespace kopt::cuda {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 }  // namespace
 
 clock_monitor::clock_monitor(int cuda_device) {
@@ -187,13 +185,13 @@ void clock_monitor::begin() {
 }
 
 void clock_monitor::poll() {
-  if (now_s() - m_last_read_s >= k_poll_interval_s) read();
+  if (bench::steady_now_s() - m_last_read_s >= k_poll_interval_s) read();
 }
 
 void clock_monitor::finish() { read(); }
 
 void clock_monitor::read() {
-  m_last_read_s = now_s();
+  m_last_read_s = bench::steady_now_s();
   if (!m_device) return;
   const nvml::library& lib = nvml::library::get();
   std::string why;
