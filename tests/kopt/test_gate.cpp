@@ -282,6 +282,25 @@ TEST_F(gate_test, interleaved_rounds_decide_the_speedup) {
   EXPECT_TRUE(contains(r.m_out, "interleaved rounds on 2 of 2 shapes")) << r.m_out;
 }
 
+TEST_F(gate_test, malformed_output_checks_and_rounds_name_file_and_field) {
+  ASSERT_EQ(record_variant(c, "v0").m_code, 0);
+  const std::string bench = c.path("bench/bench.v1.json").string();
+  patch_json("bench/bench.v1.json", [](json& b) { b["benchmarks"][0]["kopt"]["output_check"]["status"] = "maybe"; });
+  const run_result status = record_variant(c, "v1");
+  EXPECT_EQ(status.m_code, 2);
+  EXPECT_TRUE(contains(status.m_err, bench + ": /benchmarks/0/kopt/output_check/status: expected \"pass\", \"fail\" or \"unavailable\""))
+      << status.m_err;
+  patch_json("bench/bench.v1.json", [](json& b) {
+    json& k = b["benchmarks"][0]["kopt"];
+    k["output_check"]["status"] = "pass";
+    k["rounds"] = {{"order", "abba"}, {"block", 1}, {"count", 2}, {"window", {"v1", "v0"}}, {"medians_ns", {40000.0, 0.0}}};
+  });
+  const run_result rounds = record_variant(c, "v1");
+  EXPECT_EQ(rounds.m_code, 2);
+  EXPECT_TRUE(contains(rounds.m_err, bench + ": /benchmarks/0/kopt/rounds/medians_ns/1: a round's median must be > 0"))
+      << rounds.m_err;
+}
+
 TEST_F(gate_test, gate_without_records_is_an_input_error) {
   const run_result r = gate("v0");
   EXPECT_EQ(r.m_code, 2);
