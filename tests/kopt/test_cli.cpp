@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
-#include "kopt/commands.hpp"
+#include "kopt/cli/commands.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

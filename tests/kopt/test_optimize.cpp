@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "core/json_io.hpp"
-#include "kopt/record.hpp"
+#include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -14,7 +14,7 @@
 
 #include "core/json_io.hpp"
 #include "core/process.hpp"
-#include "kopt/record.hpp"
+#include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
