@@ -33,7 +33,7 @@ for phase in "$@"; do
           echo "full: exit $? ($(( $(date +%s) - start )) s)"; grep -E "tests passed|tests failed|\*\*\*|Failed|Not Run" "$out/full.log" | tail -25 ;;
     optimize)
       kopt=$build/framework/src/kopt/kopt
-      manifest=$(find "$build" -path "*kernelopt/softmax/manifest.json" | head -1)
+      manifest=$(find "$build" -path "*example_kernels/softmax/kernelopt/softmax/manifest.json" | head -1)
       mkdir -p "$out/optimize/records"
       python3 -c "import json,sys; m=json.load(open(sys.argv[1])); m['records_dir']=sys.argv[2]; json.dump(m, open(sys.argv[3],'w'), indent=2)" \
         "$manifest" "$out/optimize/records" "$out/optimize/manifest.json"
