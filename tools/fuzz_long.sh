@@ -21,7 +21,7 @@ out=$(cd "$2" && pwd)
 seconds=${3:-600}
 runs=${4:-1000000}
 root=$(pwd)
-targets=$(sed -n '/^set(KOPT_FUZZ_TARGETS/,/)/p' tests/fuzz/targets.cmake | tr -d '()' | sed 's/set KOPT_FUZZ_TARGETS//' | xargs)
+targets=$(sed -n '/^set(KOPT_FUZZ_TARGETS/,/)/p' tests/fuzz/targets.cmake | tr -d '()' | sed 's/^setKOPT_FUZZ_TARGETS//' | xargs)
 
 pids=()
 for t in $targets; do
@@ -43,9 +43,9 @@ for entry in "${pids[@]}"; do
   t=${entry#*:}
   if wait "$pid"; then result=clean; else result=FINDING; status=1; fi
   log="$out/$t.log"
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
+  execs=$(awk '/stat::number_of_executed_units:/ {print $2}' "$log" | tail -1)
   secs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | awk '{print $5}' | tail -1)
-  rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | awk '{print $2}' | tail -1)
+  rate=$(awk '/stat::average_exec_per_sec:/ {print $2}' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
   corp=$(grep -oE 'corp: [0-9]+/[0-9a-zA-Z]+' "$log" | tail -1 | awk '{print $2}')
   echo "| $t | $result | ${execs:-?} | ${secs:-$seconds} | ${rate:-?} | ${cov:-?} | ${corp:-?} |" >> "$out/summary.md"
