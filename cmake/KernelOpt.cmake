@@ -64,7 +64,11 @@ targets without writing a harness.
 
   ``BACKEND cuda|host``
     Where the variants run. Default ``cuda``. ``host`` variants are plain C++
-    on host memory, timed with a steady clock.
+    on host memory, timed with a steady clock. ``cuda`` needs the CUDA
+    language enabled in the declaring directory (or above it) and a KernelOpt
+    built with ``KernelOpt_ENABLE_CUDA``; the CUDA Toolkit's targets
+    (``CUDA::cudart``) are found there with ``find_package(CUDAToolkit)``
+    when the project has not found them itself.
 
   ``REFERENCE_BACKEND host|cuda``
     Where the reference runs. Default: BACKEND.
@@ -256,6 +260,7 @@ cmake_minimum_required(VERSION 3.25)
 
 set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
@@ -302,11 +307,7 @@ function(kernel_opt_add_kernel kernel)
       HINT "an f64 reference runs on the host; a device reference takes the kernel's own types")
   endif()
   if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
-    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-    if(NOT "CUDA" IN_LIST languages)
-      _kernel_opt_fail(${fn} ${kernel} "BACKEND cuda needs the CUDA language"
-        HINT "call enable_language(CUDA) (or project(... LANGUAGES CXX CUDA)) before declaring CUDA kernels")
-    endif()
+    _kernel_opt_require_cuda(${fn} ${kernel})
   endif()
 
   _kernel_opt_parse_dims(${fn} ${kernel} "${arg_DIMS}")
