@@ -72,7 +72,9 @@ trial_view read_trial(const json_reader& trial, shape_correctness& shape) {
                          format_number(optional_number(out, "rel_l2")) + ")");
     }
     if (!problems.empty() && shape.m_first_mismatch.is_null() && out.has("first_mismatch")) {
-      shape.m_first_mismatch = out.at("first_mismatch").raw();
+      const json_reader first = out.at("first_mismatch");
+      if (!first.raw().is_object()) first.fail("expected an object");
+      shape.m_first_mismatch = first.raw();
       shape.m_first_mismatch["seed"] = view.m_seed;
       shape.m_first_mismatch["arg"] = arg;
     }
