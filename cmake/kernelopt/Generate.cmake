@@ -147,6 +147,11 @@ function(_kernel_opt_finalize kernel)
       HINT "add one with kernel_opt_add_variant(${kernel} v0 SOURCES ... ENTRY ...)")
   endif()
   _kernel_opt_resource_mode(resource_mode ${kernel})  # the cache settings, checked before anything is generated
+  if(NOT KernelOpt_REFERENCE_THREADS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?$" OR KernelOpt_REFERENCE_THREADS GREATER 4096)
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_REFERENCE_THREADS must be an integer from 1 to 4096"
+      KEY KernelOpt_REFERENCE_THREADS "${KernelOpt_REFERENCE_THREADS}"
+      HINT "the host threads of each correctness test under CTest, e.g. -DKernelOpt_REFERENCE_THREADS=4")
+  endif()
   if(NOT KernelOpt_PERF_THRESHOLD MATCHES "^0?\\.[0-9]+$|^0$")
     _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_THRESHOLD must be a fraction in [0, 1)"
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
@@ -288,14 +293,18 @@ int main(int argc, char** argv) { return @call@; }
   endforeach()
 
   # One CTest process per implementation: a fault or a hang fails only its own test.
+  # Its host threads are bounded, and CTest counts them against -j.
   foreach(name IN LISTS variants baselines)
     add_test(NAME ${kernel}.correct.${name}
       COMMAND ${kernel}_kopt_test --gtest_filter=${name}.*
-              --kopt_results=${bin}/results/correct.${name}.json)
+              --kopt_results=${bin}/results/correct.${name}.json
+              --kopt_threads=${KernelOpt_REFERENCE_THREADS})
     set_tests_properties(${kernel}.correct.${name} PROPERTIES
       LABELS "kernel-opt;correctness;${kernel}"
       SKIP_RETURN_CODE 77
-      TIMEOUT ${timeout})
+      TIMEOUT ${timeout}
+      PROCESSORS ${KernelOpt_REFERENCE_THREADS}
+      ENVIRONMENT "OMP_NUM_THREADS=${KernelOpt_REFERENCE_THREADS}")
     _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
     if(NOT expect_failure STREQUAL "")
       # Passes only on a GoogleTest failure whose output matches the regex.
