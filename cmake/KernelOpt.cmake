@@ -179,8 +179,12 @@ targets without writing a harness.
 
   ``EXPECT_FAILURE <regex>``
     The variant is known to be incorrect (a rejected attempt kept on record,
-    or a harness test): its correctness test passes only when the variant
-    fails and the diagnosis matches ``<regex>``.
+    or a harness test): its correctness test, and its benchmark test
+    (``KernelOpt_BENCH_TESTS``), pass only when the variant fails and the
+    failure's report matches ``<regex>`` (label ``expected-failure``): a pass,
+    a crash, a timeout or a sanitizer report fails them. ``<k>.perf`` does
+    not time it beside the best (a ``speedup_vs_`` TARGET over it is not
+    evaluated).
 
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources.

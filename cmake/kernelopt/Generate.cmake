@@ -305,13 +305,8 @@ int main(int argc, char** argv) { return @call@; }
       TIMEOUT ${timeout}
       PROCESSORS ${KernelOpt_REFERENCE_THREADS}
       ENVIRONMENT "OMP_NUM_THREADS=${KernelOpt_REFERENCE_THREADS}")
-    _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
-    if(NOT expect_failure STREQUAL "")
-      # Passes only on a GoogleTest failure whose output matches the regex.
-      set_property(TEST ${kernel}.correct.${name} PROPERTY
-        PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*\\[  FAILED  \\]")
-      set_property(TEST ${kernel}.correct.${name} APPEND PROPERTY LABELS expected-failure)
-    endif()
+    # GoogleTest's marker of a failed trial.
+    _kernel_opt_expect_failure(${kernel}.correct.${name} ${kernel} ${name} "\\[  FAILED  \\]")
     if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
       _kernel_opt_gpu_test(${kernel}.correct.${name} ${kernel} SHARED)
     endif()
@@ -429,12 +424,14 @@ function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_get(parent ${kernel} IMPL_${name}_PARENT)
   _kernel_opt_get(hypothesis ${kernel} IMPL_${name}_HYPOTHESIS)
   _kernel_opt_get(methods ${kernel} IMPL_${name}_METHODS)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
   _kernel_opt_json_string(j_name "${name}")
   _kernel_opt_json_string(j_entry "${entry}")
   _kernel_opt_json_list(j_sources ${sources})
   _kernel_opt_json_string_or_null(j_parent "${parent}")
   _kernel_opt_json_string_or_null(j_hypothesis "${hypothesis}")
   _kernel_opt_json_list(j_methods ${methods})
+  _kernel_opt_json_string_or_null(j_expect_failure "${expect_failure}")
   _kernel_opt_get(static_args ${kernel} IMPL_${name}_STATIC_ARGS)
   _kernel_opt_get(bin ${kernel} BINARY_DIR)
   set(j_static "")
@@ -445,7 +442,7 @@ function(_kernel_opt_impl_json out kernel name)
     set(objects "\"$<JOIN:$<TARGET_OBJECTS:${kernel}_kopt_${name}>,\"$<COMMA> \">\"")
     set(j_static ", \"static\": {\"objects\": [${objects}], \"args\": ${j_args}}")
   endif()
-  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}${j_static}}" PARENT_SCOPE)
+  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}, \"expect_failure\": ${j_expect_failure}${j_static}}" PARENT_SCOPE)
 endfunction()
 
 function(_kernel_opt_write_manifest kernel)
@@ -569,6 +566,23 @@ function(_kernel_opt_loop_targets kernel)
   _kernel_opt_timing_test(${kernel}.perf ${kernel})
 endfunction()
 
+# A test of an implementation declared EXPECT_FAILURE <regex> passes only
+# when the implementation fails as declared: its output has a report that
+# matches <regex>, followed by <failed> (the executable's marker of a failed
+# check). CTest fails it on anything else: a pass (no report, no marker), a
+# signal (crash), a timeout, and, by FAIL_REGULAR_EXPRESSION, a sanitizer
+# report or the benchmark's watchdog, whatever was printed before them.
+function(_kernel_opt_expect_failure test kernel impl failed)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${impl}_EXPECT_FAILURE)
+  if(expect_failure STREQUAL "")
+    return()
+  endif()
+  set_tests_properties(${test} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*${failed}"
+    FAIL_REGULAR_EXPRESSION "SUMMARY: [A-Za-z]+Sanitizer;kopt bench: watchdog:")
+  set_property(TEST ${test} APPEND PROPERTY LABELS expected-failure)
+endfunction()
+
 # The cache variables that name implementations of <kernel> are user text
 # that ends up on a build command line: each must name a declared variant
 # (KernelOpt_OPTIMIZE_VARIANT_<k>) or a variant or baseline
@@ -628,5 +642,8 @@ function(_kernel_opt_bench_tests kernel)
       SKIP_RETURN_CODE 77
       TIMEOUT ${timeout})
     _kernel_opt_timing_test(${kernel}.bench.${name} ${kernel})
+    # The benchmark's summary line when a row failed (bench/driver.cpp).
+    _kernel_opt_expect_failure(${kernel}.bench.${name} ${kernel} ${name}
+      "kopt bench: [0-9]+ of [0-9]+ benchmarks failed")
   endforeach()
 endfunction()
