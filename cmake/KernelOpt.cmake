@@ -183,8 +183,12 @@ targets without writing a harness.
 
   ``EXPECT_FAILURE <regex>``
     The variant is known to be incorrect (a rejected attempt kept on record,
-    or a harness test): its correctness test passes only when the variant
-    fails and the diagnosis matches ``<regex>``.
+    or a harness test): its correctness test, and its benchmark test
+    (``KernelOpt_BENCH_TESTS``), pass only when the variant fails and the
+    failure's report matches ``<regex>`` (label ``expected-failure``): a pass,
+    a crash, a timeout or a sanitizer report fails them. ``<k>.perf`` does
+    not time it beside the best (a ``speedup_vs_`` TARGET over it is not
+    evaluated).
 
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources.
@@ -209,7 +213,9 @@ targets without writing a harness.
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
-``<k>``), ``<k>.static.<variant>`` for CUDA kernels (labels
+``<k>``; each runs its host work on ``KernelOpt_REFERENCE_THREADS``
+threads, ``--kopt_threads`` and ``OMP_NUM_THREADS``, and declares as many
+CTest ``PROCESSORS``), ``<k>.static.<variant>`` for CUDA kernels (labels
 ``kernel-opt``, ``static``, ``<k>``; they skip when cuobjdump is not found)
 and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); with
 ``KernelOpt_BENCH_TESTS`` on, ``<k>.bench.<impl>`` per variant and baseline
@@ -227,7 +233,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
 ``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
-none), ``KernelOpt_BENCH_TESTS`` (OFF).
+none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
+docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
 Limits, checked at configure time so that nothing fails later (each refusal
 names the function, the kernel and the argument):
@@ -277,6 +284,8 @@ set(KernelOpt_MIN_SAMPLES 10 CACHE STRING "Benchmark: minimum samples per measur
 set(KernelOpt_MIN_TIME 0.5 CACHE STRING "Benchmark: minimum seconds of samples per measurement")
 set(KernelOpt_MAX_NOISE 0.005 CACHE STRING "Benchmark: stop once the median's relative noise is below this")
 set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bound after this many seconds")
+set(KernelOpt_REFERENCE_THREADS 4 CACHE STRING
+  "Host threads of each generated correctness test under CTest (its PROCESSORS; docs/multi-gpu.md)")
 set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
   "<k>.perf: a change smaller than this fraction is SAME (raise it when CI runs on other boards than the records)")
 

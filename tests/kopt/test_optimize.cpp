@@ -258,6 +258,33 @@ TEST_F(optimize_test, perf_does_not_compare_across_devices) {
       << r.m_out;
 }
 
+// An implementation declared EXPECT_FAILURE fails its output check by
+// design: perf does not time it beside the best (a TARGET over it is not
+// evaluated), and a best declared EXPECT_FAILURE is an error saying what to do.
+TEST_F(optimize_test, perf_does_not_time_an_expected_failure) {
+  json declared = read_json_file(c.manifest());
+  declared["targets"].push_back("speedup_vs_vendor >= 0.5");
+  declared["baselines"][0]["expect_failure"] = "mismatch";
+  write_json_atomic(c.manifest(), declared);
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.same.json").string());
+  const run_result r = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "note: vendor is declared EXPECT_FAILURE (known to be incorrect): not timed"))
+      << r.m_out;
+  EXPECT_TRUE(contains(log(), "--benchmark_filter=^softmax/(v4)/ ")) << log();
+
+  for (json& variant : declared["variants"]) {
+    if (variant["name"] == "v4") variant["expect_failure"] = "mismatch";
+  }
+  write_json_atomic(c.manifest(), declared);
+  const run_result best = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(best.m_code, 1) << best.m_out;
+  EXPECT_TRUE(contains(best.m_err, "v4 is declared EXPECT_FAILURE (known to be incorrect): mask its record"))
+      << best.m_err;
+}
+
 TEST(perf_skips, without_an_accepted_record_or_a_device) {
   scratch_case c;
   const run_result none = run_kopt({"perf", "--manifest", c.manifest()});
