@@ -30,10 +30,6 @@ struct options {
   unsigned m_threads = 0;  // --kopt_threads; 0: every core
 };
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // A thread count: an integer from 1 to 4096.
 unsigned thread_count(const std::string& text) {
   const bool digits = !text.empty() && text.size() <= 4 &&
