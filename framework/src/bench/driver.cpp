@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -307,6 +308,14 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     return k_usage_status;
   }
   const benchmark_flags flags = read_benchmark_flags(argc, argv);
+  if (!flags.m_out.empty()) {
+    // Google Benchmark opens --benchmark_out itself and refuses a path whose
+    // folder does not exist yet (the <k>.bench.<v> test may run before any
+    // correctness test made <build>/kernelopt/<k>/results/).
+    std::error_code error;
+    const std::filesystem::path folder = std::filesystem::path(flags.m_out).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder, error);
+  }
   benchmark::Initialize(&argc, argv, &print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
