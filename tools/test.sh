@@ -12,15 +12,19 @@ cd "$(dirname "$0")/.."
 bash tools/setup.sh
 export PATH="/usr/local/cuda/bin:$(bash tools/cuobjdump-path.sh):$PATH"
 jobs=$(nproc)
+# One compiler cache for both passes: paths under the checkout are hashed
+# relative to it, so the asan pass reuses the ci pass's nvcc objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 presets=("${KOPT_PRESET:-ci}")
 if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
   presets+=(asan)
 fi
 status=0
 for preset in "${presets[@]}"; do
-  echo "== preset $preset"
+  echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
   cmake --preset "$preset"
   cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs" || status=1
 done
+echo "== done ($(date -u +%H:%M:%S) UTC), status $status"
 exit "$status"
