@@ -39,6 +39,10 @@ inline constexpr std::size_t k_fresh_samples = 3;
 // a kernel several times faster.
 inline constexpr double k_fresh_median_factor = 1.5;
 inline constexpr double k_fresh_p90_factor = 1.25;
+// A verdict of cached results stands only when a second round of fresh
+// inputs (new contents) confirms it: one burst of load on a shared machine
+// can slow all three samples of a round, a cache slows every round.
+inline constexpr std::size_t k_fresh_rounds = 2;
 
 struct impl_outcome {
   std::optional<std::string> m_error;  // the row's error: failed check, exception, device error
@@ -48,7 +52,11 @@ struct impl_outcome {
 };
 
 // Whether samples on fresh inputs show cached results: the reason, or "".
-[[nodiscard]] std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated);
+// `seen_ns` are samples on an input set already seen, each taken just
+// before a fresh sample: a machine slowed by other work slows them too and
+// widens the bound, while a cache keeps them fast.
+[[nodiscard]] std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated,
+                                                const std::vector<double>& seen_ns = {});
 
 // Measures `impls` (all of one kernel) on `shape`, in the order given.
 // Never throws for a fault of one implementation; a device error that
