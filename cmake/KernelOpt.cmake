@@ -265,6 +265,9 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Static.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Profile.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
@@ -277,10 +280,31 @@ set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
 
 function(kernel_opt_add_kernel kernel)
   set(fn kernel_opt_add_kernel)
-  cmake_parse_arguments(PARSE_ARGV 1 arg
-    ""
-    "BACKEND;REFERENCE;REFERENCE_BACKEND;REFERENCE_PRECISION;FLOPS;BYTES;RECORDS;TIMEOUT"
-    "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET;TIMING")
+  set(options "")
+  set(one_value
+    BACKEND
+    REFERENCE
+    REFERENCE_BACKEND
+    REFERENCE_PRECISION
+    FLOPS
+    BYTES
+    RECORDS
+    TIMEOUT
+  )
+  set(multi_value
+    ARGS
+    DIMS
+    SHAPES
+    QUICK_SHAPES
+    REFERENCE_SOURCES
+    REFERENCE_LIBRARIES
+    INIT
+    SEEDS
+    TOLERANCE
+    TARGET
+    TIMING
+  )
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   _kernel_opt_check_name(${fn} "${kernel}" "kernel name" "${kernel}")
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
@@ -407,17 +431,40 @@ function(kernel_opt_add_kernel kernel)
 endfunction()
 
 function(kernel_opt_add_variant kernel variant)
-  cmake_parse_arguments(PARSE_ARGV 2 arg
-    "NO_SPILLS;NO_LOCAL_MEMORY"
-    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE;EXPECT_FAILURE;MAX_REGISTERS"
-    "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS;SASS_SIGNATURES")
+  set(options
+    NO_SPILLS
+    NO_LOCAL_MEMORY
+  )
+  set(one_value
+    ENTRY
+    PARENT
+    HYPOTHESIS
+    HYPOTHESIS_FILE
+    EXPECT_FAILURE
+    MAX_REGISTERS
+  )
+  set(multi_value
+    SOURCES
+    METHODS
+    LIBRARIES
+    COMPILE_OPTIONS
+    SASS_SIGNATURES
+  )
+  cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()
 
 function(kernel_opt_add_baseline kernel baseline)
-  cmake_parse_arguments(PARSE_ARGV 2 arg
-    ""
-    "ENTRY;EXPECT_FAILURE"
-    "SOURCES;LIBRARIES;COMPILE_OPTIONS")
+  set(options "")
+  set(one_value
+    ENTRY
+    EXPECT_FAILURE
+  )
+  set(multi_value
+    SOURCES
+    LIBRARIES
+    COMPILE_OPTIONS
+  )
+  cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
 endfunction()

@@ -392,7 +392,7 @@ function(_kernel_opt_add_impl fn role kernel name)
 endfunction()
 
 # The source among <sources> that mentions "<entry>(": it is compiled through
-# a wrapper that checks the entry's signature right after it (Generate.cmake).
+# a wrapper that checks the entry's signature right after it (Codegen.cmake).
 function(_kernel_opt_entry_source fn kernel what entry sources out)
   string(REGEX REPLACE "^.*::" "" short "${entry}")
   foreach(source IN LISTS sources)
