@@ -133,6 +133,8 @@ targets without writing a harness.
       [NO_SPILLS]
       [NO_LOCAL_MEMORY]
       [EXPECT_FAILURE <regex>]
+      [CUDA_ARCHITECTURES <arch>...]
+      [MIN_COMPUTE_CAPABILITY <major>.<minor>]
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...])
 
@@ -182,6 +184,24 @@ targets without writing a harness.
     or a harness test): its correctness test passes only when the variant
     fails and the diagnosis matches ``<regex>``.
 
+  ``CUDA_ARCHITECTURES <arch>...``
+    The only architectures the variant can be compiled for, written as in
+    ``CMAKE_CUDA_ARCHITECTURES`` without ``-real``/``-virtual`` (``90a`` for
+    wgmma or TMA). The variant is compiled for the entries of the build's
+    architectures that are listed here. Default: any.
+
+  ``MIN_COMPUTE_CAPABILITY <major>.<minor>``
+    The oldest GPU the variant runs on (``8.0`` for cp.async or bf16
+    ``mma.sync``, ``9.0`` for thread-block clusters); it is compiled for the
+    entries of the build's architectures at or above it. Default: any.
+
+    When none of the build's architectures is left (``CMAKE_CUDA_ARCHITECTURES``,
+    ``CUDAARCHS``, ``native``; docs/getting-started.md), the variant is not
+    compiled: configure prints one message saying why, and its tests report
+    SKIPPED with that reason. At run time a variant, baseline or reference
+    whose device code the GPU cannot run (built for ``90a``, run on an
+    sm_80) is skipped with the reason as well.
+
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources.
 
@@ -194,13 +214,16 @@ targets without writing a harness.
       ENTRY <function>
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...]
+      [CUDA_ARCHITECTURES <arch>...]
+      [MIN_COMPUTE_CAPABILITY <major>.<minor>]
       [EXPECT_FAILURE <regex>])
 
   An implementation to compare against (a vendor library); never gated, but
   checked like a variant: its ``<k>.correct.<baseline>`` test runs every
   shape and seed against the reference (a wrong baseline fails, so no
   speedup table rests on it), and its benchmark checks its outputs.
-  ``EXPECT_FAILURE`` as for variants (a known-bad baseline kept on record).
+  ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES`` and ``MIN_COMPUTE_CAPABILITY`` as
+  for variants (a known-bad baseline kept on record).
 
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
@@ -263,6 +286,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Static.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Architectures.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Profile.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
@@ -442,6 +466,7 @@ function(kernel_opt_add_variant kernel variant)
     HYPOTHESIS_FILE
     EXPECT_FAILURE
     MAX_REGISTERS
+    MIN_COMPUTE_CAPABILITY
   )
   set(multi_value
     SOURCES
@@ -449,6 +474,7 @@ function(kernel_opt_add_variant kernel variant)
     LIBRARIES
     COMPILE_OPTIONS
     SASS_SIGNATURES
+    CUDA_ARCHITECTURES
   )
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
@@ -459,11 +485,13 @@ function(kernel_opt_add_baseline kernel baseline)
   set(one_value
     ENTRY
     EXPECT_FAILURE
+    MIN_COMPUTE_CAPABILITY
   )
   set(multi_value
     SOURCES
     LIBRARIES
     COMPILE_OPTIONS
+    CUDA_ARCHITECTURES
   )
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")

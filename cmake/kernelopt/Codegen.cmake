@@ -131,6 +131,7 @@ static_assert(std::is_same<decltype(&::@qualified@), ::kopt_generated_@kernel@::
     target_compile_options(${target} PRIVATE ${options})
   endif()
   set_property(TARGET ${target} APPEND PROPERTY OBJECT_DEPENDS "${entry_source}")
+  _kernel_opt_cuda_target(${target})
   set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_K_${kernel}_OBJECT_LIBRARIES ${target})
 endfunction()
 
@@ -160,7 +161,9 @@ using reference_entry = void(@ref_params@);
 ]=] @ONLY)
 endfunction()
 
-# The object libraries of every variant, baseline and the reference.
+# The object libraries of every variant, baseline and the reference. A CUDA
+# implementation is compiled for the architectures _kernel_opt_impl_archs
+# picks, or not at all when this build cannot run it.
 function(_kernel_opt_impl_libraries kernel)
   _kernel_opt_get(backend ${kernel} BACKEND)
   _kernel_opt_get(variants ${kernel} VARIANTS)
@@ -170,6 +173,13 @@ function(_kernel_opt_impl_libraries kernel)
   _kernel_opt_parameters(impl_params ${kernel} ${backend} native)
   _kernel_opt_parameters(ref_params ${kernel} ${ref_backend} ${ref_precision})
   foreach(name IN LISTS variants baselines)
+    if(backend STREQUAL "cuda")
+      _kernel_opt_impl_archs(${kernel} ${name})
+      _kernel_opt_get(skip ${kernel} IMPL_${name}_SKIP_REASON)
+      if(NOT skip STREQUAL "")
+        continue()
+      endif()
+    endif()
     _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
     _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
     _kernel_opt_get(sources ${kernel} IMPL_${name}_SOURCES)
@@ -178,7 +188,14 @@ function(_kernel_opt_impl_libraries kernel)
     _kernel_opt_get(options ${kernel} IMPL_${name}_COMPILE_OPTIONS)
     _kernel_opt_impl_library(${kernel} ${name} ${role} "${entry}" "${sources}" "${entry_source}"
       impl_entry "${impl_params}" "${libraries}" "${options}")
+    _kernel_opt_get(archs ${kernel} IMPL_${name}_BUILD_ARCHS)
+    if(NOT archs STREQUAL "")
+      set_property(TARGET ${kernel}_kopt_${name} PROPERTY CUDA_ARCHITECTURES "${archs}")
+    endif()
   endforeach()
+  if(ref_backend STREQUAL "cuda")
+    _kernel_opt_impl_archs(${kernel} reference)
+  endif()
   _kernel_opt_get(ref_entry ${kernel} REFERENCE)
   _kernel_opt_get(ref_sources ${kernel} REFERENCE_SOURCES)
   _kernel_opt_get(ref_entry_source ${kernel} REFERENCE_ENTRY_SOURCE)
@@ -187,7 +204,34 @@ function(_kernel_opt_impl_libraries kernel)
     reference_entry "${ref_params}" "${ref_libraries}" "")
 endfunction()
 
-# kopt_<k>_spec.cpp: the kernel_spec and one typed invoker per implementation.
+# _kernel_opt_cxx_string(<out> <text>): a C++ string literal of <text>.
+function(_kernel_opt_cxx_string out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE "\n" "\\n" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# Statements that fill kopt::impl_spec `i` for <impl> (IMPL_<impl>_* and
+# the role, backend, invoker given).
+function(_kernel_opt_impl_fields out kernel impl entry role backend invoke f64)
+  _kernel_opt_get(skip ${kernel} IMPL_${impl}_SKIP_REASON)
+  _kernel_opt_get(archs ${kernel} IMPL_${impl}_RUN_ARCHS)
+  _kernel_opt_cxx_string(j_skip "${skip}")
+  _kernel_opt_cxx_string(j_archs "${archs}")
+  set(${out} "    i.m_name = \"${impl}\";
+    i.m_entry = \"${entry}\";
+    i.m_role = kopt::impl_role::${role};
+    i.m_backend = kopt::backend_kind::${backend};
+    i.m_f64 = ${f64};
+    i.m_invoke = ${invoke};
+    i.m_skip_reason = ${j_skip};
+    i.m_cuda_archs = ${j_archs};
+" PARENT_SCOPE)
+endfunction()
+
+# kopt_<k>_spec.cpp: the kernel_spec and one typed invoker per implementation
+# in this build.
 function(_kernel_opt_write_spec kernel)
   _kernel_opt_get(bin ${kernel} BINARY_DIR)
   _kernel_opt_get(backend ${kernel} BACKEND)
@@ -203,17 +247,16 @@ function(_kernel_opt_write_spec kernel)
   foreach(name IN LISTS variants baselines)
     _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
     _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
-    _kernel_opt_declaration(declaration "${entry}" "::kopt_generated_${kernel}::impl_entry")
-    string(APPEND declarations "${declaration}\n")
-    string(APPEND invokers "void invoke_${name}(void* const* buffers, const std::int64_t* dims, void* stream) {\n  (void)dims; (void)stream;\n  ::${entry}(${impl_call});\n}\n")
-    if(role STREQUAL "variant")
-      set(list_name m_variants)
-      set(role_enum variant)
-    else()
-      set(list_name m_baselines)
-      set(role_enum baseline)
+    _kernel_opt_get(skip ${kernel} IMPL_${name}_SKIP_REASON)
+    set(invoke nullptr)
+    if(skip STREQUAL "")
+      _kernel_opt_declaration(declaration "${entry}" "::kopt_generated_${kernel}::impl_entry")
+      string(APPEND declarations "${declaration}\n")
+      string(APPEND invokers "void invoke_${name}(void* const* buffers, const std::int64_t* dims, void* stream) {\n  (void)dims; (void)stream;\n  ::${entry}(${impl_call});\n}\n")
+      set(invoke "&invoke_${name}")
     endif()
-    string(APPEND registrations "  k.${list_name}.push_back({\"${name}\", \"${entry}\", kopt::impl_role::${role_enum}, kopt::backend_kind::${backend}, false, &invoke_${name}});\n")
+    _kernel_opt_impl_fields(fields ${kernel} ${name} "${entry}" ${role} ${backend} "${invoke}" false)
+    string(APPEND registrations "  {\n    kopt::impl_spec i;\n${fields}    k.m_${role}s.push_back(i);\n  }\n")
   endforeach()
   _kernel_opt_get(ref_entry ${kernel} REFERENCE)
   _kernel_opt_declaration(declaration "${ref_entry}" "::kopt_generated_${kernel}::reference_entry")
@@ -224,7 +267,8 @@ function(_kernel_opt_write_spec kernel)
   else()
     set(ref_f64 false)
   endif()
-  string(APPEND registrations "  k.m_reference = kopt::impl_spec{\"reference\", \"${ref_entry}\", kopt::impl_role::reference, kopt::backend_kind::${ref_backend}, ${ref_f64}, &invoke_reference};\n")
+  _kernel_opt_impl_fields(fields ${kernel} reference "${ref_entry}" reference ${ref_backend} "&invoke_reference" ${ref_f64})
+  string(APPEND registrations "  {\n    kopt::impl_spec i;\n${fields}    k.m_reference = i;\n  }\n")
 
   _kernel_opt_spec_body(spec_body ${kernel})
   file(CONFIGURE OUTPUT "${bin}/kopt_${kernel}_spec.cpp" CONTENT [=[
@@ -403,6 +447,7 @@ function(_kernel_opt_executables kernel)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${bin}")
     if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
       set_target_properties(${exe} PROPERTIES LINKER_LANGUAGE CUDA)
+      _kernel_opt_cuda_target(${exe})
     endif()
   endforeach()
 endfunction()

@@ -338,6 +338,7 @@ function(_kernel_opt_add_impl fn role kernel name)
   _kernel_opt_sources(${fn} ${kernel} SOURCES "${arg_SOURCES}" sources)
 
   _kernel_opt_entry_source(${fn} ${kernel} "${role} '${name}'" "${arg_ENTRY}" "${sources}" entry_source)
+  _kernel_opt_parse_arch_needs(${fn} ${kernel} ${name})
 
   set(parent "")
   set(hypothesis "")

@@ -97,3 +97,10 @@ function(_kernel_opt_loop_targets kernel)
     TIMEOUT ${timeout})
   _kernel_opt_timing_test(${kernel}.perf ${kernel})
 endfunction()
+
+# _kernel_opt_skipped_test(<test> <reason>): a test that reports SKIPPED with
+# <reason>, for an implementation this build does not compile.
+function(_kernel_opt_skipped_test test reason)
+  add_test(NAME ${test} COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: ${reason}")
+  set_tests_properties(${test} PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+endfunction()

@@ -35,4 +35,10 @@ class host_backend final : public backend {
 
 std::unique_ptr<backend> make_host_backend() { return std::make_unique<host_backend>(); }
 
+std::string skip_reason(const impl_spec& impl, backend& device) {
+  if (!impl.m_skip_reason.empty()) return "not built: " + impl.m_skip_reason;
+  const std::string why = device.cannot_run(impl);
+  return why.empty() ? why : "cannot run on " + device.device_name() + ": " + why;
+}
+
 }  // namespace kopt

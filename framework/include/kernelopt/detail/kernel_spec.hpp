@@ -72,7 +72,15 @@ struct impl_spec {
   // Reference only: the harness upcasts every floating tensor to f64 before
   // calling it (REFERENCE_PRECISION f64).
   bool m_f64 = false;
-  invoke_fn m_invoke = nullptr;
+  invoke_fn m_invoke = nullptr;  // null when the implementation is not in this build
+  // Why this build does not hold the implementation (its declared CUDA
+  // architectures against the build's); its tests report SKIPPED with it.
+  // Empty when it is built.
+  std::string m_skip_reason;
+  // The CUDA architectures its device code was built for, as CMake lists
+  // them ("80;90a-real"); empty when unknown or not CUDA. The CUDA backend
+  // skips it on a device these cannot run on.
+  std::string m_cuda_archs;
 };
 
 struct kernel_spec {
