@@ -225,6 +225,12 @@ targets without writing a harness.
   ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES`` and ``MIN_COMPUTE_CAPABILITY`` as
   for variants (a known-bad baseline kept on record).
 
+Testing: ``kernel_opt_add_kernel`` enables testing (as ``enable_testing()``
+would) in the directory that declares the kernel and in every directory
+above it, so ``ctest`` at the top of the build finds the generated tests
+whether or not the project calls ``enable_testing()``; with ``BUILD_TESTING``
+OFF (``include(CTest)``) it leaves testing off.
+
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
@@ -422,6 +428,7 @@ function(kernel_opt_add_kernel kernel)
     set(timeout ${arg_TIMEOUT})
   endif()
 
+  _kernel_opt_enable_testing()
   set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_KERNELS ${kernel})
   _kernel_opt_set(${kernel} BACKEND "${backend}")
   _kernel_opt_set(${kernel} ARGS "${arg_ARGS}")

@@ -3,6 +3,28 @@
 # targets (optimize-<k>, the <k>.perf test). The static tests are in
 # Static.cmake, profile-<k> in Profile.cmake.
 
+# CTest finds the generated tests without the consumer's enable_testing():
+# testing is enabled in the directory that declares a kernel and in every
+# directory above it up to the top level (ctest reads each one's
+# CTestTestfile.cmake on its way down), at the end of each directory, as
+# enable_testing() there would. BUILD_TESTING=OFF (include(CTest)) is
+# respected: the tests are then declared but ctest does not see them.
+function(_kernel_opt_enable_testing)
+  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
+    return()
+  endif()
+  set(dir "${CMAKE_CURRENT_SOURCE_DIR}")
+  while(NOT dir STREQUAL "")
+    get_property(done DIRECTORY "${dir}" PROPERTY _KERNEL_OPT_TESTING)
+    if(done)
+      break()
+    endif()
+    set_property(DIRECTORY "${dir}" PROPERTY _KERNEL_OPT_TESTING TRUE)
+    cmake_language(DEFER DIRECTORY "${dir}" CALL enable_testing)
+    get_property(dir DIRECTORY "${dir}" PROPERTY PARENT_DIRECTORY)
+  endwhile()
+endfunction()
+
 # One CTest process per implementation: a fault or a hang fails only its own test.
 function(_kernel_opt_correctness_tests kernel)
   _kernel_opt_get(bin ${kernel} BINARY_DIR)
