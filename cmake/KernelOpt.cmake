@@ -135,6 +135,8 @@ targets without writing a harness.
       [EXPECT_FAILURE <regex>]
       [CUDA_ARCHITECTURES <arch>...]
       [MIN_COMPUTE_CAPABILITY <major>.<minor>]
+      [DIM_TYPE int64|int|size_t]
+      [STREAM LAST|NONE]
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...])
 
@@ -145,9 +147,31 @@ targets without writing a harness.
 
   ``SOURCES <file>...``, ``ENTRY <function>``
     The sources, one of which defines ``ENTRY``; its signature is checked at
-    compile time against ARGS and DIMS. The kernels defined in these files
-    are the variant's own: the static tests judge those only, so list a
-    header that defines the variant's kernels (a header compiles nothing).
+    compile time against ARGS, DIMS, ``DIM_TYPE`` and ``STREAM``. The kernels
+    defined in these files are the variant's own: the static tests judge
+    those only, so list a header that defines the variant's kernels (a header
+    compiles nothing). The sources are linked into a shared module of their
+    own, with every symbol but KernelOpt's entry hidden: variants may
+    include the same header with non-static functions, globals,
+    ``__device__`` and ``__global__`` code, and each keeps its own copy.
+    Relocatable device code (``COMPILE_OPTIONS -rdc=true``) is device-linked
+    inside the module.
+
+  ``DIM_TYPE int64|int|size_t``
+    The C++ type of the DIMS in the entry's signature: ``std::int64_t``
+    (default), ``int`` or ``std::size_t``. With ``int`` every dimension of
+    SHAPES and QUICK_SHAPES must be at most 2147483647 (checked at configure
+    time).
+
+  ``STREAM LAST|NONE``
+    ``LAST`` (default): the entry takes the ``cudaStream_t`` to launch on as
+    its last parameter. ``NONE``: it takes none and launches on the default
+    stream; KernelOpt makes the default stream wait for its own stream before
+    the call and its stream wait for the default stream after, so timing and
+    checks bracket the work (docs/benchmarking.md says what that costs).
+    BACKEND cuda only. With both, an existing
+    ``void launch_foo(const float* a, float* b, int n)`` is an ENTRY as it
+    is: ``ENTRY launch_foo DIM_TYPE int STREAM NONE``.
 
   ``PARENT <variant>``
     The variant this one improves on; declared earlier.
@@ -203,7 +227,9 @@ targets without writing a harness.
     sm_80) is skipped with the reason as well.
 
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
-    Link libraries and compile options of this variant's sources.
+    Link libraries and compile options of this variant's sources. The
+    libraries link into the variant's module: a static one must be
+    position-independent.
 
 .. command:: kernel_opt_add_baseline
 
@@ -216,14 +242,17 @@ targets without writing a harness.
       [COMPILE_OPTIONS <option>...]
       [CUDA_ARCHITECTURES <arch>...]
       [MIN_COMPUTE_CAPABILITY <major>.<minor>]
+      [DIM_TYPE int64|int|size_t]
+      [STREAM LAST|NONE]
       [EXPECT_FAILURE <regex>])
 
   An implementation to compare against (a vendor library); never gated, but
   checked like a variant: its ``<k>.correct.<baseline>`` test runs every
   shape and seed against the reference (a wrong baseline fails, so no
   speedup table rests on it), and its benchmark checks its outputs.
-  ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES`` and ``MIN_COMPUTE_CAPABILITY`` as
-  for variants (a known-bad baseline kept on record).
+  ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES``, ``MIN_COMPUTE_CAPABILITY``,
+  ``DIM_TYPE`` and ``STREAM`` as for variants (a known-bad baseline kept on
+  record).
 
 Testing: ``kernel_opt_add_kernel`` enables testing (as ``enable_testing()``
 would) in the directory that declares the kernel and in every directory
@@ -232,7 +261,8 @@ whether or not the project calls ``enable_testing()``; with ``BUILD_TESTING``
 OFF (``include(CTest)``) it leaves testing off.
 
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
-``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
+``<k>_kopt_bench``, which load one module per implementation
+(``kopt_<k>_<impl>``, beside them); CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
 ``<k>``), ``<k>.static.<variant>`` for CUDA kernels (labels
 ``kernel-opt``, ``static``, ``<k>``; they skip when cuobjdump is not found)
@@ -474,6 +504,8 @@ function(kernel_opt_add_variant kernel variant)
     EXPECT_FAILURE
     MAX_REGISTERS
     MIN_COMPUTE_CAPABILITY
+    DIM_TYPE
+    STREAM
   )
   set(multi_value
     SOURCES
@@ -493,6 +525,8 @@ function(kernel_opt_add_baseline kernel baseline)
     ENTRY
     EXPECT_FAILURE
     MIN_COMPUTE_CAPABILITY
+    DIM_TYPE
+    STREAM
   )
   set(multi_value
     SOURCES

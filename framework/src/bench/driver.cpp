@@ -218,7 +218,7 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
   the_watchdog().set("profiling " + c.m_name);
   const std::optional<std::string> error = [&]() -> std::optional<std::string> {
     try {
-      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
+      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error(not_loaded(*c.m_impl));
       const std::uint64_t seed = m_spec.m_seeds.empty() ? 1 : m_spec.m_seeds.front();
       guarded_tensors tensors(m_spec, *c.m_shape, *m_device);
       tensors.load(make_inputs(m_spec, *c.m_shape, seed));

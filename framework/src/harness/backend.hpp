@@ -57,6 +57,10 @@ class backend {
 
 [[nodiscard]] std::unique_ptr<backend> make_host_backend();
 
+// Why `impl` has no invoke function: its module's load error, or not in
+// this build.
+[[nodiscard]] std::string not_loaded(const impl_spec& impl);
+
 // Why `impl` does not run here: not in this build (impl_spec::m_skip_reason)
 // or not on this device (backend::cannot_run). Empty when it runs.
 [[nodiscard]] std::string skip_reason(const impl_spec& impl, backend& device);

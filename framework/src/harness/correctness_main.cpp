@@ -240,13 +240,21 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
 
   if (!listing_only(argc, argv)) {
     // An implementation this build does not hold skips with its own reason,
-    // GPU or not.
+    // GPU or not; one whose module (or the reference's) does not load fails,
+    // GPU or not: that is a build problem.
     for (const impl_spec* impl : checked) {
-      if (impl->m_name == filtered_variant() && !impl->m_skip_reason.empty()) {
+      if (impl->m_name != filtered_variant()) continue;
+      if (!impl->m_skip_reason.empty()) {
         const std::string reason = "not built: " + impl->m_skip_reason;
         std::printf("SKIPPED: %s\n", reason.c_str());
         state.write(opts.m_results, reason);
         return k_skip_status;
+      }
+      for (const impl_spec* loaded : {impl, spec.m_reference ? &*spec.m_reference : nullptr}) {
+        if (loaded != nullptr && !loaded->m_load_error.empty()) {
+          std::fprintf(stderr, "error: %s: %s\n", loaded->m_name.c_str(), loaded->m_load_error.c_str());
+          return 1;
+        }
       }
     }
     const std::string reason = device->unavailable_reason();
