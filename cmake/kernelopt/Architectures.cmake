@@ -76,12 +76,12 @@ function(_kernel_opt_cuda_target target)
   endif()
 endfunction()
 
-# _kernel_opt_build_archs(<out> <why>): the architectures this build targets
+# _kernel_opt_build_archs(<kernel> <out> <why>): the architectures this build targets
 # as explicit entries (80, 90a-real, 90-virtual), read from
 # CMAKE_CUDA_ARCHITECTURES where the kernel was declared. <out> is empty when
 # they are unknown: <why> then says why (OFF: the consumer's own flags decide;
 # native without a GPU at configure time: nvcc's default architecture).
-function(_kernel_opt_build_archs out why)
+function(_kernel_opt_build_archs kernel out why)
   set(value "${CMAKE_CUDA_ARCHITECTURES}")
   set(reason "")
   _kernel_opt_native_without_gpu(fallback)
@@ -100,9 +100,9 @@ function(_kernel_opt_build_archs out why)
   endif()
   foreach(entry IN LISTS value)
     if(NOT entry MATCHES "^[1-9][0-9]*[af]?(-real|-virtual)?$")
-      message(FATAL_ERROR "KernelOpt: CMAKE_CUDA_ARCHITECTURES entry '${entry}' is not an architecture\n"
-        "  CMAKE_CUDA_ARCHITECTURES: '${CMAKE_CUDA_ARCHITECTURES}'\n"
-        "  Hint: e.g. 80, 90a, 80-real;90-virtual, native, all, all-major")
+      _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "CMAKE_CUDA_ARCHITECTURES entry '${entry}' is not an architecture"
+        KEY CMAKE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}"
+        HINT "e.g. 80, 90a, 80-real;90-virtual, native, all, all-major")
     endif()
   endforeach()
   set(${out} "${value}" PARENT_SCOPE)
@@ -117,7 +117,7 @@ endfunction()
 function(_kernel_opt_impl_archs kernel impl)
   _kernel_opt_get(needs ${kernel} IMPL_${impl}_CUDA_ARCHITECTURES)
   _kernel_opt_get(min_cc ${kernel} IMPL_${impl}_MIN_CC)
-  _kernel_opt_build_archs(configured unknown_why)
+  _kernel_opt_build_archs(${kernel} configured unknown_why)
   set(build "")
   set(skip "")
   if(NOT needs STREQUAL "" OR NOT min_cc STREQUAL "")
