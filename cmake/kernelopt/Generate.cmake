@@ -1,6 +1,6 @@
 # Generation, run once per kernel at the end of the directory that declared
 # it (cmake_language(DEFER), queued by kernel_opt_add_kernel): the checks that
-# need every variant, then code (Codegen.cmake), tests and loop targets
+# need every variant, then code (Codegen.cmake, Spec.cmake), tests and loop targets
 # (Tests.cmake, Static.cmake, Profile.cmake) and the manifest (Manifest.cmake).
 
 function(_kernel_opt_finalize kernel)
