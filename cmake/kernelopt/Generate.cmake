@@ -30,6 +30,11 @@ function(_kernel_opt_check_declaration kernel)
       HINT "add one with kernel_opt_add_variant(${kernel} v0 SOURCES ... ENTRY ...)")
   endif()
   _kernel_opt_resource_mode(resource_mode ${kernel})
+  if(NOT KernelOpt_REFERENCE_THREADS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?$" OR KernelOpt_REFERENCE_THREADS GREATER 4096)
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_REFERENCE_THREADS must be an integer from 1 to 4096"
+      KEY KernelOpt_REFERENCE_THREADS "${KernelOpt_REFERENCE_THREADS}"
+      HINT "the host threads of each correctness test under CTest, e.g. -DKernelOpt_REFERENCE_THREADS=4")
+  endif()
   if(NOT KernelOpt_PERF_THRESHOLD MATCHES "^0?\\.[0-9]+$|^0$")
     _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_THRESHOLD must be a fraction in [0, 1)"
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"

@@ -12,13 +12,14 @@ function(_kernel_opt_json_number out text)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
-# One implementation: {name, entry, sources, parent, hypothesis, methods[, static]}.
+# One implementation: {name, entry, sources, parent, hypothesis, methods, expect_failure[, static]}.
 function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
   _kernel_opt_get(sources ${kernel} IMPL_${name}_SOURCES)
   _kernel_opt_get(parent ${kernel} IMPL_${name}_PARENT)
   _kernel_opt_get(hypothesis ${kernel} IMPL_${name}_HYPOTHESIS)
   _kernel_opt_get(methods ${kernel} IMPL_${name}_METHODS)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
   _kernel_opt_get(static_args ${kernel} IMPL_${name}_STATIC_ARGS)
   set(impl "{}")
   _kernel_opt_json_set_string(impl name "${name}")
@@ -27,6 +28,7 @@ function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_json_set_string_or_null(impl parent "${parent}")
   _kernel_opt_json_set_string_or_null(impl hypothesis "${hypothesis}")
   _kernel_opt_json_set_strings(impl methods ${methods})
+  _kernel_opt_json_set_string_or_null(impl expect_failure "${expect_failure}")
   if(NOT static_args STREQUAL "")
     list(FILTER static_args EXCLUDE REGEX "^$")
     # The objects are known at generate time only: a placeholder here that

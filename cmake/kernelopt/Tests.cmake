@@ -34,20 +34,19 @@ function(_kernel_opt_correctness_tests kernel)
   _kernel_opt_get(baselines ${kernel} BASELINES)
   _kernel_opt_get(timeout ${kernel} TIMEOUT)
   foreach(name IN LISTS variants baselines)
+    # Its host threads are bounded, and CTest counts them against -j.
     add_test(NAME ${kernel}.correct.${name}
       COMMAND ${kernel}_kopt_test --gtest_filter=${name}.*
-              --kopt_results=${bin}/results/correct.${name}.json)
+              --kopt_results=${bin}/results/correct.${name}.json
+              --kopt_threads=${KernelOpt_REFERENCE_THREADS})
     set_tests_properties(${kernel}.correct.${name} PROPERTIES
       LABELS "kernel-opt;correctness;${kernel}"
       SKIP_RETURN_CODE 77
-      TIMEOUT ${timeout})
-    _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
-    if(NOT expect_failure STREQUAL "")
-      # Passes only on a GoogleTest failure whose output matches the regex.
-      set_property(TEST ${kernel}.correct.${name} PROPERTY
-        PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*\\[  FAILED  \\]")
-      set_property(TEST ${kernel}.correct.${name} APPEND PROPERTY LABELS expected-failure)
-    endif()
+      TIMEOUT ${timeout}
+      PROCESSORS ${KernelOpt_REFERENCE_THREADS}
+      ENVIRONMENT "OMP_NUM_THREADS=${KernelOpt_REFERENCE_THREADS}")
+    # GoogleTest's marker of a failed trial.
+    _kernel_opt_expect_failure(${kernel}.correct.${name} ${kernel} ${name} "\\[  FAILED  \\]")
     if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
       _kernel_opt_gpu_test(${kernel}.correct.${name} ${kernel} SHARED)
     endif()
@@ -77,7 +76,27 @@ function(_kernel_opt_bench_tests kernel)
       SKIP_RETURN_CODE 77
       TIMEOUT ${timeout})
     _kernel_opt_timing_test(${kernel}.bench.${name} ${kernel})
+    # The benchmark's summary line when a row failed (bench/driver.cpp).
+    _kernel_opt_expect_failure(${kernel}.bench.${name} ${kernel} ${name}
+      "kopt bench: [0-9]+ of [0-9]+ benchmarks failed")
   endforeach()
+endfunction()
+
+# A test of an implementation declared EXPECT_FAILURE <regex> passes only
+# when the implementation fails as declared: its output has a report that
+# matches <regex>, followed by <failed> (the executable's marker of a failed
+# check). CTest fails it on anything else: a pass (no report, no marker), a
+# signal (crash), a timeout, and, by FAIL_REGULAR_EXPRESSION, a sanitizer
+# report or the benchmark's watchdog, whatever was printed before them.
+function(_kernel_opt_expect_failure test kernel impl failed)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${impl}_EXPECT_FAILURE)
+  if(expect_failure STREQUAL "")
+    return()
+  endif()
+  set_tests_properties(${test} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*${failed}"
+    FAIL_REGULAR_EXPRESSION "SUMMARY: [A-Za-z]+Sanitizer;kopt bench: watchdog:")
+  set_property(TEST ${test} APPEND PROPERTY LABELS expected-failure)
 endfunction()
 
 # A test that times: the whole GPU for CUDA kernels; for host kernels, the

@@ -2,8 +2,8 @@
 // Benchmark: read_bench, and load_timing_points (kopt compare's reader,
 // which also takes a record).
 #include "fuzz_target.hpp"
-#include "kopt/bench.hpp"
-#include "kopt/verdict.hpp"
+#include "kopt/inputs/bench.hpp"
+#include "kopt/compare/verdict.hpp"
 
 KOPT_FUZZ_TARGET(bench) {
   const std::filesystem::path file = kopt::fuzz::temp_file(data, size, "bench.json");

@@ -2,8 +2,8 @@
 // benchmark's (bench/ceilings.cpp, for % of ceiling).
 #include "bench/ceilings.hpp"
 #include "fuzz_target.hpp"
-#include "kopt/ceilings.hpp"
-#include "kopt/profile_import.hpp"
+#include "kopt/inputs/ceilings.hpp"
+#include "kopt/profile/document.hpp"
 
 KOPT_FUZZ_TARGET(ceilings) {
   const auto file = kopt::fuzz::temp_file(data, size, "ceilings.json");

@@ -3,7 +3,7 @@
 // options checked. Commands are not run (they would write files and start
 // processes).
 #include "fuzz_target.hpp"
-#include "kopt/commands.hpp"
+#include "kopt/cli/commands.hpp"
 
 KOPT_FUZZ_TARGET(cli) {
   const std::string text(reinterpret_cast<const char*>(data), size);

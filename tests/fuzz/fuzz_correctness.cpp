@@ -2,8 +2,8 @@
 // declaring kernel "softmax", as kopt record does, then the summary's own
 // round trip through the record.
 #include "fuzz_target.hpp"
-#include "kopt/correctness.hpp"
-#include "kopt/manifest.hpp"
+#include "kopt/inputs/correctness.hpp"
+#include "kopt/inputs/manifest.hpp"
 
 KOPT_FUZZ_TARGET(correctness) {
   return kopt::fuzz::guarded([&] {

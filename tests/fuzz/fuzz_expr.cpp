@@ -3,7 +3,7 @@
 // or condition, the second a shape.
 #include "core/dtype.hpp"
 #include "fuzz_target.hpp"
-#include "kopt/targets.hpp"
+#include "kopt/decide/targets.hpp"
 
 KOPT_FUZZ_TARGET(expr) {
   const std::string text(reinterpret_cast<const char*>(data), size);

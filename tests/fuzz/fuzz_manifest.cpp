@@ -1,6 +1,6 @@
 // kernelopt.manifest: read_manifest, then the lookups kopt makes on it.
 #include "fuzz_target.hpp"
-#include "kopt/manifest.hpp"
+#include "kopt/inputs/manifest.hpp"
 
 KOPT_FUZZ_TARGET(manifest) {
   return kopt::fuzz::guarded([&] {

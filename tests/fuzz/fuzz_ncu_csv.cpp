@@ -1,7 +1,7 @@
 // Nsight Compute's raw CSV page (ncu --csv --page raw): parsed, classified,
 // and built into a kernelopt.profile document as kopt profile does.
 #include "fuzz_target.hpp"
-#include "kopt/profile_import.hpp"
+#include "kopt/profile/document.hpp"
 
 KOPT_FUZZ_TARGET(ncu_csv) {
   return kopt::fuzz::guarded([&] {

@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "fuzz_target.hpp"
-#include "kopt/commands.hpp"
-#include "kopt/gpu_schedule.hpp"
+#include "kopt/cli/commands.hpp"
+#include "kopt/run/gpu_schedule.hpp"
 
 KOPT_FUZZ_TARGET(overlap) {
   const std::string file = kopt::fuzz::temp_file(data, size, "bench.json").string();

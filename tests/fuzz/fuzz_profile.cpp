@@ -2,8 +2,8 @@
 // and report): the one-implementation cut and the fields report and gate
 // read.
 #include "fuzz_target.hpp"
-#include "kopt/profile_import.hpp"
-#include "kopt/targets.hpp"
+#include "kopt/profile/document.hpp"
+#include "kopt/decide/targets.hpp"
 
 KOPT_FUZZ_TARGET(profile) {
   return kopt::fuzz::guarded([&] {

@@ -1,8 +1,8 @@
 // kernelopt.record: read_record, then written back as kopt does when it
 // masks or re-renders a record (the embedded documents copied and dumped).
 #include "fuzz_target.hpp"
-#include "kopt/record.hpp"
-#include "kopt/targets.hpp"
+#include "kopt/records/record.hpp"
+#include "kopt/decide/targets.hpp"
 
 KOPT_FUZZ_TARGET(record) {
   return kopt::fuzz::guarded([&] {

@@ -1,7 +1,7 @@
 // kernelopt.spec (framework/specs): find_spec's match patterns over a
 // directory holding the input, and the values read for ceilings.
 #include "fuzz_target.hpp"
-#include "kopt/profile_import.hpp"
+#include "kopt/profile/document.hpp"
 
 KOPT_FUZZ_TARGET(spec) {
   return kopt::fuzz::guarded([&] {

@@ -15,7 +15,7 @@
 
 #include "core/expr.hpp"
 #include "core/json_io.hpp"
-#include "kopt/cli_args.hpp"
+#include "kopt/cli/cli_args.hpp"
 
 namespace kopt::fuzz {
 
@@ -56,7 +56,7 @@ int guarded(Body&& body) {
     check_message(e.what());
   } catch (const expr_error& e) {
     check_message(e.what());
-  } catch (const cli::usage_error& e) {
+  } catch (const usage_error& e) {
     check_message(e.what());
   } catch (const std::exception& e) {
     finding("unexpected exception", e.what());

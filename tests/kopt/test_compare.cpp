@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/json_io.hpp"
-#include "kopt/verdict.hpp"
+#include "kopt/compare/verdict.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -13,7 +13,7 @@
 
 #include "core/file_lock.hpp"
 #include "core/json_io.hpp"
-#include "kopt/record.hpp"
+#include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
 extern char** environ;

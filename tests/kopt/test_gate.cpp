@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
-#include "kopt/gate.hpp"
-#include "kopt/record.hpp"
+#include "kopt/decide/gate.hpp"
+#include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "core/json_io.hpp"
-#include "kopt/gpu_schedule.hpp"
+#include "kopt/run/gpu_schedule.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -5,9 +5,9 @@
 
 #include "core/expr.hpp"
 #include "core/json_io.hpp"
-#include "kopt/bench.hpp"
-#include "kopt/ceilings.hpp"
-#include "kopt/manifest.hpp"
+#include "kopt/inputs/bench.hpp"
+#include "kopt/inputs/ceilings.hpp"
+#include "kopt/inputs/manifest.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

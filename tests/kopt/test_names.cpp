@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
-#include "kopt/names.hpp"
+#include "kopt/inputs/names.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -4,7 +4,7 @@
 // cannot bless a wrong result.
 #include <gtest/gtest.h>
 
-#include "kopt/record.hpp"
+#include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -1,9 +1,9 @@
 // kopt report: the model (computation) and its Markdown / HTML renderings.
 #include <gtest/gtest.h>
 
-#include "kopt/manifest.hpp"
-#include "kopt/record_store.hpp"
-#include "kopt/report_model.hpp"
+#include "kopt/inputs/manifest.hpp"
+#include "kopt/records/record_store.hpp"
+#include "kopt/report/report_model.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

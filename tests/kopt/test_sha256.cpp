@@ -1,8 +1,8 @@
 // sha256 against FIPS 180-4 test vectors; the source hash's documented layout.
 #include <gtest/gtest.h>
 
-#include "kopt/sha256.hpp"
-#include "kopt/source_hash.hpp"
+#include "kopt/records/sha256.hpp"
+#include "kopt/records/source_hash.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kopt/commands.hpp"
+#include "kopt/cli/commands.hpp"
 
 namespace kopt::test {
 

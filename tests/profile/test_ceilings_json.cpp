@@ -7,7 +7,7 @@
 
 #include "bench/ceilings.hpp"
 #include "cuda/ceilings.hpp"
-#include "kopt/ceilings.hpp"
+#include "kopt/inputs/ceilings.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kopt/profile_import.hpp"
+#include "kopt/profile/document.hpp"
 
 namespace kopt::profile {
 namespace {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@ using json = nlohmann::ordered_json;
 
 // "records/softmax/v1.json: /shapes/0/timing/median_ns: missing"
 class format_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Bad arguments or a bad request: `kopt` exits 2 with the subcommand's usage
+// line.
+class usage_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -121,5 +129,8 @@ class json_reader {
   std::string m_file;
   std::string m_pointer;
 };
+
+// The value, or null when there is none.
+inline json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace kopt

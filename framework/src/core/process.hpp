@@ -28,7 +28,6 @@ namespace kopt {
 inline constexpr double k_limit_harness_s = 600;     // KernelOpt_TEST_TIMEOUT's default
 inline constexpr double k_limit_ncu_run_s = 1800;    // one ncu profiling run (replays every kernel)
 inline constexpr double k_limit_tool_s = 120;        // cuobjdump, ncu --import, --version probes
-inline constexpr double k_limit_subcommand_s = 7200; // kopt profile / static run by kopt optimize
 inline constexpr double k_grace_s = 5;               // SIGTERM -> SIGKILL
 
 struct process_options {

@@ -1,0 +1,33 @@
+// kopt mask: marks a record discarded. The record stays; only its `masked`
+// field changes, and the file is rewritten atomically.
+#include <ostream>
+
+#include "kopt/cli/commands.hpp"
+#include "kopt/records/kernel_lock.hpp"
+#include "kopt/records/record.hpp"
+#include "core/utc.hpp"
+
+namespace kopt::cli {
+
+int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err) {
+  const manifest m = read_manifest(args.value("--manifest"));
+  const file_lock lock = lock_kernel(m, lock_wait_option(args), "mask", err);
+  const std::string& variant = args.value("--variant");
+  (void)m.variant(variant);
+  const std::filesystem::path path = m.record_path(variant);
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path.string() + ": no record of " + variant + " to mask");
+  json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  const record r = record_from_json(doc, path.string());  // a valid record before we touch it
+  if (r.m_masked) {
+    throw std::runtime_error(path.string() + ": already masked (" + r.m_masked->m_reason + ")");
+  }
+  // Edit the document rather than re-serialize the record: every other byte stays.
+  doc["masked"] = {{"reason", args.value("--reason")}, {"utc", utc_now_iso()}};
+  write_json_atomic(path, doc);
+  out << "masked " << path.string() << ": " << args.value("--reason") << "\n";
+  return k_exit_ok;
+}
+
+}  // namespace kopt::cli

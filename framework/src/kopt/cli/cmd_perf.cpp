@@ -1,0 +1,149 @@
+// kopt perf: the `<k>.perf` test. Benchmarks the accepted best variant and
+// compares it, shape by shape, with the timing in its record (verdict.hpp's
+// rule); checks that every TARGET that held in the record still holds.
+#include <ostream>
+
+#include "core/expr.hpp"
+#include "kopt/decide/assemble.hpp"
+#include "kopt/cli/commands.hpp"
+#include "core/format.hpp"
+#include "kopt/run/harness_run.hpp"
+#include "kopt/records/record_store.hpp"
+#include "kopt/decide/targets.hpp"
+#include "kopt/compare/verdict.hpp"
+
+namespace kopt::cli {
+namespace {
+
+// What the TARGETs compare the best with (speedup_vs_<name>): timed beside it.
+std::vector<std::string> compared_impls(const manifest& m, const record& best) {
+  std::vector<std::string> impls;
+  for (const std::string& target : m.m_targets) {
+    std::vector<std::string> names;
+    try {
+      names = referenced_names(target);
+    } catch (const expr_error&) {
+      continue;  // evaluate_targets reports it
+    }
+    for (const std::string& name : names) {
+      if (name.rfind("speedup_vs_", 0) != 0) continue;
+      const std::string other = name.substr(std::string("speedup_vs_").size());
+      if (other != "parent") {
+        impls.push_back(other);
+      } else if (best.m_parent) {
+        impls.push_back(*best.m_parent);
+      }
+    }
+  }
+  return impls;
+}
+
+std::vector<timing_point> points_of(const std::string& impl, const timing_summary& timing) {
+  std::vector<timing_point> points;
+  for (const shape_timing& s : timing.m_shapes) {
+    if (!s.m_error) points.push_back({impl, s.m_shape, s.m_median_ns, s.m_noise});
+  }
+  return points;
+}
+
+}  // namespace
+
+int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
+  const manifest m = read_manifest(args.value("--manifest"));
+  const record_set records = load_records(m);
+  const record* best = records.best();
+  for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
+  if (best == nullptr) {
+    out << "SKIPPED: no accepted record of " << m.m_kernel << " yet (" << m.kernel_records_dir().string()
+        << "): nothing to guard\n";
+    return k_exit_skipped;
+  }
+  if (const std::string why = bench_unavailable(m); !why.empty()) {
+    out << "SKIPPED: " << why << "\n";
+    return k_exit_skipped;
+  }
+  if (m.expects_failure(best->m_variant)) {
+    err << "kopt perf: the best record is " << best->m_variant << "'s, but " << best->m_variant
+        << " is declared EXPECT_FAILURE (known to be incorrect): mask its record (kopt mask) so that perf guards "
+           "a correct variant\n";
+    return k_exit_fail;
+  }
+  std::vector<std::string> impls = {best->m_variant};
+  for (const std::string& other : compared_impls(m, *best)) {
+    // Its rows would fail their output check and fail the benchmark; a
+    // TARGET over it is reported as not evaluated.
+    if (m.expects_failure(other)) {
+      out << "note: " << other << " is declared EXPECT_FAILURE (known to be incorrect): not timed\n";
+    } else {
+      impls.push_back(other);
+    }
+  }
+  const std::filesystem::path bench = new_run_dir(m) / "perf.json";
+  const std::vector<std::string> argv =
+      bench_command(m, impls, bench, args.has("--quick"), "", harness_limits(m, 0.9).m_limit_s);
+  out << "perf " << m.m_kernel << ": best is " << best->m_variant << "; " << describe_command(argv) << "\n"
+      << std::flush;
+  const process_result ran = run_process(argv, harness_limits(m, 0.9));
+  if (ran.exited(k_harness_skipped)) {
+    out << "SKIPPED: the benchmark exited 77 (no device to time on)\n";
+    return k_exit_skipped;
+  }
+  if (!ran.exited(0)) {
+    err << "kopt perf: the benchmark ended with " << ran.describe() << "\n";
+    return k_exit_fail;
+  }
+  const bench_set measured = read_bench(bench);
+  if (!best->m_timing.m_device.empty() && !measured.m_device.empty() &&
+      best->m_timing.m_device != measured.m_device) {
+    out << "SKIPPED: " << best->m_variant << " was timed on " << best->m_timing.m_device << ", this run on "
+        << measured.m_device
+        << ": times from different devices do not compare (record a baseline on this device)\n";
+    return k_exit_skipped;
+  }
+  auto uuid_of = [](const json& gpu) {
+    const auto it = gpu.is_object() ? gpu.find("uuid") : gpu.end();
+    return it != gpu.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string recorded_gpu = uuid_of(best->m_timing.m_gpu);
+  const std::string this_gpu = uuid_of(measured.m_gpu);
+  if (!recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu) {
+    out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
+        << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
+  }
+  std::optional<ceilings_file> ceilings;
+  if (!best->m_ceilings.is_null())
+    ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
+  const timing_summary now =
+      build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
+
+  const compare_result result = compute_verdicts(points_of(best->m_variant, best->m_timing),
+                                                 points_of(best->m_variant, now), threshold_option(args));
+  if (result.m_rows.empty()) {
+    throw std::runtime_error("none of the benchmarked shapes is in the record of " + best->m_variant +
+                             (args.has("--quick") ? ": run without --quick" : ""));
+  }
+  out << render_compare_markdown(result, "record " + best->m_variant, "this run");
+
+  bool target_lost = false;
+  const std::vector<target_result> before = evaluate_targets(m.m_targets, best->m_timing, best->m_ceilings);
+  const std::vector<target_result> after = evaluate_targets(m.m_targets, now, best->m_ceilings);
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    // Only a definite "does not hold" fails; a target this run cannot
+    // evaluate (a quick run, an implementation not timed) is reported.
+    const bool lost = before[i].m_status == "met" && after[i].m_status == "unmet";
+    target_lost = target_lost || lost;
+    out << "target " << after[i].m_target << ": " << after[i].m_status << " (record: " << before[i].m_status
+        << ")" << (lost ? "  <- no longer holds" : "") << "\n";
+    for (const std::string& detail : after[i].m_details) out << "    " << detail << "\n";
+  }
+  if (result.any_slower() || target_lost) {
+    out << "FAIL: " << (result.any_slower() ? "slower than the record beyond threshold and noise" : "")
+        << (result.any_slower() && target_lost ? "; " : "") << (target_lost ? "a TARGET no longer holds" : "")
+        << "\n";
+    return k_exit_fail;
+  }
+  out << "ok: no SLOWER shape" << (m.m_targets.empty() ? "" : ", every TARGET that held still holds") << "\n";
+  return k_exit_ok;
+}
+
+}  // namespace kopt::cli

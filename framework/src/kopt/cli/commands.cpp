@@ -1,0 +1,276 @@
+#include "kopt/cli/commands.hpp"
+
+#include <cstdlib>
+#include <ostream>
+
+#include "core/json_io.hpp"
+#include "kopt/compare/verdict.hpp"
+#include "kopt/inputs/manifest.hpp"
+#include "kopt/records/kernel_lock.hpp"
+
+namespace kopt::cli {
+
+using o = option_spec;
+
+const std::vector<command>& command_table() {
+  static const std::vector<command> table = {
+      {"env",
+       "probe GPU, driver, CUDA, clocks and counter permission; write kernelopt.env",
+       "",
+       0,
+       {{"--out", "FILE", o::required, "where to write the env JSON"}},
+       "0 written, 2 usage or write error",
+       cmd_env},
+      {"ceilings", "measure copy bandwidth, FP32 FMA and tensor-core (cuBLAS) rates on the GPU; write kernelopt.ceilings",
+       "", 0,
+       {{"--out", "FILE", o::required, "where to write the kernelopt.ceilings JSON"},
+        {"--device", "N", o::optional, "CUDA device ordinal (default: CTest's allocation, else 0)"},
+        {"--repeats", "N", o::optional, "timed runs per configuration, median taken (default 20)"},
+        {"--quick", "", o::flag, "small sizes, few repeats: a smoke test, not a ceiling"}},
+       "0 every ceiling measured, 1 some measurement failed (written with its reason), 2 usage error, "
+       "77 no GPU (nothing written)",
+       cmd_ceilings},
+      {"record",
+       "assemble a variant's record from its results, run the gate, embed the decision",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::required, "the variant to record"},
+        {"--correctness", "FILE", o::repeated_required, "a kernelopt.correctness results file (repeatable)"},
+        {"--bench", "FILE", o::required,
+         "benchmark JSON timing the variant with its parent, best-so-far, reference, baselines"},
+        {"--env", "FILE", o::optional, "a kernelopt.env file"},
+        {"--ceilings", "FILE", o::optional,
+         "a kernelopt.ceilings file (peak.* / ceiling.* and % of ceiling)"},
+        {"--profile", "FILE", o::optional, "profile JSON, embedded as-is"},
+        {"--static", "FILE", o::optional, "static-check JSON, embedded as-is"},
+        {"--lock-wait", "SECONDS", o::optional,
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+       "0 written and ACCEPT, 1 written and REJECT, 2 usage or input error (nothing written), "
+       "77 correctness skipped (nothing written)",
+       cmd_record},
+      {"gate",
+       "re-evaluate a record against the current state: ACCEPT or REJECT with every reason",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::optional, "the variant (default: the newest recorded)"}},
+       "0 ACCEPT, 1 REJECT, 2 usage or input error",
+       cmd_gate},
+      {"compare",
+       "noise-aware FASTER / SLOWER / SAME / UNSURE per row of two result sets",
+       "BASE NEW",
+       2,
+       {{"--threshold", "FRACTION", o::optional, "change treated as SAME (default 0.02)"},
+        {"--format", "md|json", o::optional, "output format (default md)"}},
+       "0 no SLOWER row, 1 some row SLOWER, 2 usage or input error",
+       cmd_compare},
+      {"report",
+       "write report.md and a self-contained report.html for a kernel",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--out-dir", "DIR", o::required, "where report.md and report.html go"},
+        {"--records-dir", "DIR", o::optional,
+         "keep the records here instead of the manifest's RECORDS (a scratch folder: the main job)"},
+        {"--notes", "FILE.md", o::optional, "Markdown notes (default: <RECORDS>/<k>/notes.md if present)"}},
+       "0 written, 2 usage or input error",
+       cmd_report},
+      {"mask",
+       "mark a record discarded: kept, ignored by the gate and best-so-far",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::required, "the variant whose record to mask"},
+        {"--reason", "TEXT", o::required, "why (kept in the record)"},
+        {"--lock-wait", "SECONDS", o::optional,
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+       "0 masked, 2 usage or input error (or already masked)",
+       cmd_mask},
+      {"optimize",
+       "one iteration: env, correctness, benchmark, record, gate, report",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::optional, "the variant (default: the first without a record)"},
+        {"--records-dir", "DIR", o::optional,
+         "keep the records here instead of the manifest's RECORDS (a scratch folder: the main job)"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
+        {"--no-profile", "", o::flag, "skip the Nsight Compute step (the record says profile: not run)"},
+        {"--build-target", "", o::flag, "as optimize-<k>: a REJECT or a skip is printed, exit 0"},
+        {"--lock-wait", "SECONDS", o::optional,
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+       "0 ACCEPT (or nothing left to optimize; with --build-target also REJECT and skipped), 1 REJECT "
+       "or a step failed, 2 usage or input error, 77 tests or benchmark skipped (no record written)",
+       cmd_optimize},
+      {"perf",
+       "benchmark the accepted best and compare it with its record (the <k>.perf test)",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--threshold", "FRACTION", o::optional, "change treated as SAME (default 0.02; KernelOpt_PERF_THRESHOLD)"}},
+       "0 no SLOWER shape and every TARGET that held still holds, 1 otherwise, 2 usage or input "
+       "error, 77 no accepted record yet or benchmark skipped",
+       cmd_perf},
+      {"profile", "Nsight Compute on one launch per implementation x shape: bottleneck, findings, roofline", "", 0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--out", "FILE", o::required, "the kernelopt.profile JSON (several implementations: also <stem>.<impl>.json)"},
+        {"--variant", "NAME", o::repeated, "a variant or baseline to profile (repeatable; default: all)"},
+        {"--quick", "", o::flag, "the quick shapes only"},
+        {"--ncu", "PATH", o::optional, "ncu to run (default: PATH, then /usr/local/cuda/bin/ncu)"},
+        {"--metrics", "LIST", o::optional, "comma-separated ncu metrics instead of the default list"},
+        {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the roofline (measured wins over spec)"},
+        {"--specs-dir", "DIR", o::optional, "spec files (framework/specs) matched against the device name"},
+        {"--device", "NAME", o::optional, "the device name, when ncu's output lacks it"},
+        {"--compute-ceiling", "NAME", o::optional, "the roofline's compute ceiling (default: by input dtype)"},
+        {"--allow-unavailable", "", o::flag, "exit 0 when profiling is impossible (no ncu, counters not readable)"}},
+       "0 every benchmark profiled (or unavailable with --allow-unavailable), 1 a benchmark failed, "
+       "2 usage or input error, 77 profiling unavailable",
+       cmd_profile},
+      {"profile-import", "kernelopt.profile from ncu raw CSV pages already captured", "", 0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--csv", "BENCHMARK=FILE", o::repeated_required,
+         "<k>/<impl>/<shape>=output of ncu --import R --csv --page raw --print-units base (repeatable)"},
+        {"--out", "FILE", o::required, "the kernelopt.profile JSON"},
+        {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the roofline"},
+        {"--specs-dir", "DIR", o::optional, "spec files matched against the device name"},
+        {"--device", "NAME", o::optional, "the device name, when the CSV lacks it"},
+        {"--compute-ceiling", "NAME", o::optional, "the roofline's compute ceiling (default: by input dtype)"}},
+       "0 every CSV imported, 1 a CSV held no kernel, 2 usage or input error", cmd_profile_import},
+      {"static", "check a variant's SASS: claimed METHODS, SASS_SIGNATURES, registers, spills, local memory", "", 0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::required, "the variant whose objects these are"},
+        {"--objects", "FILE", o::repeated_required, "an object file of the variant (repeatable)"},
+        {"--out", "FILE", o::required, "where to write the kernelopt.static JSON"},
+        {"--cuobjdump", "PATH", o::optional, "cuobjdump to use (default: the one in PATH)"},
+        {"--method-signature", "METHOD=REGEX", o::repeated, "SASS regex of a claimed METHOD; empty: no signature (repeatable)"},
+        {"--sass-signature", "NAME=REGEX", o::repeated, "a SASS_SIGNATURES regex that must match (repeatable)"},
+        {"--max-registers", "N", o::optional, "fail when a function uses more registers"},
+        {"--no-spills", "", o::flag, "fail on any local-memory load or store (STL/LDL)"},
+        {"--no-local-memory", "", o::flag, "fail on STL/LDL, a stack frame or LOCAL memory"}},
+       "0 every check holds, 1 a claim or limit fails, 2 usage or input error, "
+       "77 skipped (no cuobjdump, or it cannot disassemble)",
+       cmd_static},
+      {"resources",
+       "write the CTest resource spec file listing this machine's GPUs (docs/multi-gpu.md)",
+       "",
+       0,
+       {{"--out", "FILE", o::required, "where to write the spec (ctest --resource-spec-file FILE)"},
+        {"--slots", "N", o::optional, "slots per GPU (default 4); must equal the build's KernelOpt_GPU_SLOTS"},
+        {"--devices", "LIST", o::optional, "comma-separated CUDA ordinals to list (default: every visible GPU)"}},
+       "0 written (one placeholder GPU when none is visible), 2 usage or write error",
+       cmd_resources},
+      {"overlap",
+       "from bench JSON files: did two benchmark runs ever share a GPU at the same time",
+       "BENCH_JSON...",
+       -1,
+       {},
+       "0 no overlap, 1 some runs overlapped on one GPU, 2 usage or input error",
+       cmd_overlap},
+      {"help",
+       "list the subcommands, or describe one",
+       "[COMMAND]",
+       -1,
+       {},
+       "0 ok, 2 unknown command",
+       cmd_help},
+  };
+  return table;
+}
+
+int int_option(const std::string& option, const std::string& text, int min, int max) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < min || value > max) {
+    throw usage_error(option + " '" + shorten(text) + "': expected an integer from " + std::to_string(min) + " to " +
+                      std::to_string(max));
+  }
+  return static_cast<int>(value);
+}
+
+double threshold_option(const arguments& args) {
+  const auto text = args.optional_value("--threshold");
+  if (!text) return k_default_threshold;
+  char* end = nullptr;
+  const double threshold = std::strtod(text->c_str(), &end);
+  if (end == text->c_str() || *end != '\0' || !(threshold >= 0) || !(threshold < 1)) {
+    throw usage_error("--threshold must be a fraction in [0, 1), got '" + shorten(*text) + "'");
+  }
+  return threshold;
+}
+
+double lock_wait_option(const arguments& args) {
+  const auto text = args.optional_value("--lock-wait");
+  return text ? int_option("--lock-wait", *text, 0, 86400) : k_default_lock_wait_s;
+}
+
+manifest read_manifest_of(const arguments& args) {
+  manifest m = read_manifest(args.value("--manifest"));
+  if (const auto dir = args.optional_value("--records-dir")) {
+    if (dir->empty()) throw usage_error("--records-dir: the folder name is empty");
+    m.m_records_dir = std::filesystem::absolute(*dir).lexically_normal();
+  }
+  return m;
+}
+
+const command* find_command(const std::string& name) {
+  for (const command& cmd : command_table()) {
+    if (name == cmd.m_name) return &cmd;
+  }
+  return nullptr;
+}
+
+std::string usage_line(const command& cmd) {
+  std::string line = std::string("kopt ") + cmd.m_name;
+  if (*cmd.m_positionals != '\0') line += std::string(" ") + cmd.m_positionals;
+  for (const option_spec& option : cmd.m_options) {
+    std::string text = option.m_name;
+    if (*option.m_value != '\0') text += std::string(" ") + option.m_value;
+    switch (option.m_kind) {
+      case option_spec::required:
+        line += " " + text;
+        break;
+      case option_spec::repeated_required:
+        line += " " + text + " [" + text + " ...]";
+        break;
+      case option_spec::repeated:
+        line += " [" + text + " ...]";
+        break;
+      case option_spec::optional:
+      case option_spec::flag:
+        line += " [" + text + "]";
+        break;
+    }
+  }
+  return line;
+}
+
+int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  if (argv.empty()) {
+    (void)cmd_help(arguments{}, err, err);
+    return k_exit_usage;
+  }
+  std::string name = argv.front();
+  if (name == "--help" || name == "-h") name = "help";
+  const command* cmd = find_command(name);
+  if (cmd == nullptr) {
+    err << "kopt: unknown command '" << name << "' (run 'kopt help')\n";
+    return k_exit_usage;
+  }
+  try {
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    const arguments args = parse_arguments(cmd->m_options, cmd->m_positional_count, rest);
+    return cmd->m_run(args, out, err);
+  } catch (const usage_error& error) {
+    err << "kopt " << cmd->m_name << ": " << error.what() << "\nusage: " << usage_line(*cmd)
+        << "\n(run 'kopt help " << cmd->m_name << "' for details)\n";
+    return k_exit_usage;
+  } catch (const std::exception& error) {
+    err << "kopt " << cmd->m_name << ": error: " << error.what() << "\n";
+    return k_exit_usage;
+  }
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,53 @@
+#include "core/format.hpp"
+#include "kopt/compare/verdict.hpp"
+
+namespace kopt {
+
+std::string render_compare_markdown(const compare_result& result, const std::string& base,
+                                    const std::string& next) {
+  std::string out = "Comparing " + base + " (base) with " + next + " (new); threshold " +
+                    format_percent(result.m_threshold) + ", noise bound " + format_number(k_noise_sigmas, 2) +
+                    " x combined noise\n\n";
+  out += "| impl | shape | base | new | change | noise | verdict |\n";
+  out += "|---|---|---:|---:|---:|---:|---|\n";
+  auto line = [&](const verdict_row& row) {
+    out += "| " + row.m_impl + " | " + row.m_shape + " | " + format_time_ns(row.m_base_ns) + " | " +
+           format_time_ns(row.m_new_ns) + " | " + format_percent(row.m_change, true) + " | " +
+           format_percent(row.m_noise) + " | " + to_string(row.m_verdict) + " |\n";
+  };
+  for (const verdict_row& row : result.m_rows) line(row);
+  if (result.m_geomean) line(*result.m_geomean);
+  if (!result.m_only_base.empty()) out += "\nOnly in base: " + join(result.m_only_base, "; ") + "\n";
+  if (!result.m_only_new.empty()) out += "\nOnly in new: " + join(result.m_only_new, "; ") + "\n";
+  out += std::string("\n") + (result.any_slower()
+                                  ? "SLOWER: at least one row got slower beyond threshold and noise\n"
+                                  : "no SLOWER row\n");
+  return out;
+}
+
+json render_compare_json(const compare_result& result, const std::string& base, const std::string& next) {
+  auto row_json = [](const verdict_row& row) {
+    return json{{"impl", row.m_impl},
+                {"shape", row.m_shape},
+                {"base_ns", row.m_base_ns},
+                {"new_ns", row.m_new_ns},
+                {"change", row.m_change},
+                {"noise", row.m_noise ? json(*row.m_noise) : json(nullptr)},
+                {"verdict", to_string(row.m_verdict)}};
+  };
+  json rows = json::array();
+  for (const verdict_row& row : result.m_rows) rows.push_back(row_json(row));
+  return {{"schema_version", 1},
+          {"kind", "kernelopt.compare"},
+          {"base", base},
+          {"new", next},
+          {"threshold", result.m_threshold},
+          {"noise_sigmas", k_noise_sigmas},
+          {"rows", rows},
+          {"geomean", result.m_geomean ? row_json(*result.m_geomean) : json(nullptr)},
+          {"only_base", result.m_only_base},
+          {"only_new", result.m_only_new},
+          {"slower", result.any_slower()}};
+}
+
+}  // namespace kopt

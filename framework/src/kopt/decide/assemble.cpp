@@ -1,0 +1,241 @@
+#include "kopt/decide/assemble.hpp"
+
+#include <algorithm>
+
+#include "kopt/profile/document.hpp"
+#include "kopt/records/source_hash.hpp"
+#include "core/utc.hpp"
+
+namespace kopt {
+
+namespace {
+// `peak.*` resolves against measured ceilings first, then the device's spec
+// file: every rate of the spec (FLOP/s, B/s) that the ceilings lack is added
+// with the spec's cited source, so `ceiling.*` (measured only) still refuses
+// it. No spec for the device, or no specs directory: nothing is added.
+void add_spec_ceilings(const manifest& m, const std::string& device, json& ceilings_doc) {
+  if (!m.m_tools.m_specs_dir || device.empty()) return;
+  const std::optional<std::filesystem::path> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
+  if (!spec) return;
+  const json doc = read_json_file(*spec);
+  const json_reader root(doc, spec->string());
+  if (!root.has("values")) return;
+  const json_reader values = root.at("values");
+  if (!values.raw().is_object()) values.fail("expected an object of named values");
+  if (ceilings_doc.is_null()) {
+    ceilings_doc = {{"schema_version", 1}, {"kind", "kernelopt.ceilings"}, {"device", device},
+                    {"date", "unknown"}, {"ceilings", json::object()}};
+  }
+  json& entries = ceilings_doc["ceilings"];
+  for (const auto& item : values.raw().items()) {
+    const std::string& name = item.key();
+    const json_reader value = values.at(name);
+    if (entries.contains(name) || !value.raw().is_object() || !value.has("value")) continue;
+    if (value.at("value").raw() == "unknown") continue;  // unknown, with a reason
+    const std::string unit = value.has("unit") ? value.at("unit").as_string() : "";
+    if (unit != "FLOP/s" && unit != "B/s") continue;
+    const std::string source = value.has("source") ? value.at("source").as_string() : "not stated";
+    entries[name] = {{"value", value.at("value").as_positive()}, {"unit", unit},
+                     {"source", spec->filename().string() + ": " + source}};
+  }
+}
+}  // namespace
+
+namespace {
+
+json unavailable(const std::string& reason) { return {{"status", "unavailable"}, {"reason", reason}}; }
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The variant's shapes in the bench file: declared shapes first, then quick
+// shapes, then any other, each once.
+std::vector<std::string> timed_shapes(const manifest& m, const bench_set& bench, const std::string& variant) {
+  std::vector<std::string> order = m.m_shapes;
+  for (const std::string& s : m.m_quick_shapes) {
+    if (!contains(order, s)) order.push_back(s);
+  }
+  for (const bench_row& row : bench.m_rows) {
+    if (row.m_impl == variant && !contains(order, row.m_shape)) order.push_back(row.m_shape);
+  }
+  std::vector<std::string> timed;
+  for (const std::string& s : order) {
+    if (bench.find(variant, s) != nullptr) timed.push_back(s);
+  }
+  return timed;
+}
+
+std::optional<double> speedup(const bench_row* other, const bench_row& self) {
+  if (other == nullptr || other->m_error || self.m_median_ns <= 0) return std::nullopt;
+  return other->m_median_ns / self.m_median_ns;
+}
+
+void add_measured(shape_timing& t, const bench_row* row, const std::string& role) {
+  if (row == nullptr || row->m_error || t.measured(row->m_impl) != nullptr) return;
+  t.m_measured_with.push_back({row->m_impl, role, row->m_median_ns, row->m_noise});
+}
+
+json optional_document(const std::optional<std::filesystem::path>& path) {
+  if (!path) return unavailable("not run");
+  return read_json_file(*path);
+}
+
+}  // namespace
+
+timing_summary build_timing(const manifest& m, const bench_set& bench, const std::string& variant,
+                            const std::optional<std::string>& parent, const std::optional<std::string>& best,
+                            const ceilings_file* ceilings) {
+  if (!bench.m_kernel.empty() && bench.m_kernel != m.m_kernel) {
+    throw format_error(bench.m_file + ": /kopt/kernel: expected \"" + m.m_kernel + "\", got \"" +
+                       bench.m_kernel + "\"");
+  }
+  const std::vector<std::string> shapes = timed_shapes(m, bench, variant);
+  if (shapes.empty()) {
+    throw format_error(bench.m_file + ": /benchmarks: no benchmark for variant " + variant + " (named " +
+                       m.m_kernel + "/" + variant + "/<shape>)");
+  }
+  timing_summary timing;
+  timing.m_bench_file = std::filesystem::path(bench.m_file).filename().string();
+  timing.m_device = bench.m_device;
+  timing.m_gpu = bench.m_gpu;
+  timing.m_best_so_far = best;
+  timing.m_quick = bench.m_quick ? *bench.m_quick
+                                 : std::any_of(m.m_shapes.begin(), m.m_shapes.end(),
+                                               [&](const std::string& s) { return !contains(shapes, s); }) &&
+                                       std::all_of(shapes.begin(), shapes.end(), [&](const std::string& s) {
+                                         return contains(m.m_quick_shapes, s);
+                                       });
+  for (const std::string& shape : shapes) {
+    const bench_row& row = *bench.find(variant, shape);
+    shape_timing t;
+    t.m_shape = shape;
+    if (!row.m_output_check.empty()) {
+      t.m_output_check = row.m_output_check;
+      if (!row.m_output_detail.empty()) t.m_output_detail = row.m_output_detail;
+    }
+    if (row.m_error) {
+      t.m_error = row.m_error;
+      timing.m_shapes.push_back(std::move(t));
+      continue;
+    }
+    t.m_median_ns = row.m_median_ns;
+    t.m_p10_ns = row.m_p10_ns;
+    t.m_p90_ns = row.m_p90_ns;
+    t.m_cv = row.m_cv;
+    t.m_noise = row.m_noise;
+    t.m_samples = row.m_samples;
+    t.m_tflops = row.m_tflops;
+    t.m_gbps = row.m_gbps;
+    t.m_pct_of_ceiling = row.m_pct_of_ceiling;
+    if (t.m_pct_of_ceiling.is_null() && ceilings != nullptr) {
+      t.m_pct_of_ceiling = fractions_of_ceilings(*ceilings, row.m_tflops, row.m_gbps);
+    }
+    t.m_clock = row.m_clock;
+    t.m_second_clock = row.m_second_clock;
+    t.m_flags = row.m_flags;
+
+    const bench_row* parent_row = parent ? bench.find(*parent, shape) : nullptr;
+    const bench_row* best_row = best ? bench.find(*best, shape) : nullptr;
+    const bench_row* reference_row = m.m_reference ? bench.find(m.m_reference->m_name, shape) : nullptr;
+    t.m_speedup_vs_parent = speedup(parent_row, row);
+    t.m_speedup_vs_best = speedup(best_row, row);
+    if (best_row != nullptr && !best_row->m_error) {
+      if (const std::optional<paired_speedup> p = pair_rounds(row, *best_row)) {
+        t.m_paired_vs_best = paired_timing{*best, p->m_speedup, p->m_noise, static_cast<std::int64_t>(p->m_rounds)};
+      }
+    }
+    t.m_speedup_vs_reference = speedup(reference_row, row);
+    add_measured(t, parent_row, "parent");
+    add_measured(t, best_row, "best_so_far");
+    add_measured(t, reference_row, "reference");
+    for (const impl_decl& baseline : m.m_baselines) {
+      const bench_row* baseline_row = bench.find(baseline.m_name, shape);
+      t.m_speedup_vs_baselines.emplace_back(baseline.m_name, speedup(baseline_row, row));
+      add_measured(t, baseline_row, "baseline");
+    }
+    timing.m_shapes.push_back(std::move(t));
+  }
+  return timing;
+}
+
+record assemble_record(const manifest& m, const record_set& records, const record_inputs& in) {
+  const variant_decl& decl = m.variant(in.m_variant);
+  const int index = m.variant_index(in.m_variant);
+  const record* best = records.best_before(static_cast<std::size_t>(index));
+
+  record r;
+  r.m_kernel = m.m_kernel;
+  r.m_variant = decl.m_name;
+  r.m_parent = decl.m_parent;
+  r.m_hypothesis = decl.m_hypothesis;
+  r.m_methods = decl.m_methods;
+  r.m_source = hash_sources(decl.m_sources);
+  r.m_created_utc = utc_now_iso();
+  r.m_shapes = m.m_shapes;
+  r.m_seeds = m.m_seeds;
+  r.m_tolerance = m.m_tolerance;
+  r.m_failure = in.m_failure;
+  if (!in.m_failure) {
+    r.m_correctness = summarize_correctness(m, in.m_variant, in.m_correctness);
+  } else {
+    // Whatever a failed run left: results that exist and read; else none
+    // (every seed then counts as missing).
+    std::vector<std::filesystem::path> readable;
+    for (const std::filesystem::path& file : in.m_correctness) {
+      if (std::filesystem::exists(file)) readable.push_back(file);
+    }
+    try {
+      r.m_correctness = summarize_correctness(m, in.m_variant, readable);
+    } catch (const std::exception& e) {
+      r.m_correctness = summarize_correctness(m, in.m_variant, {});
+      r.m_failure->m_cause += "; its results are unreadable (" + shorten(e.what(), 200) + ")";
+    }
+  }
+
+  if (in.m_env) {
+    r.m_env = read_json_file(*in.m_env);
+    check_kind(r.m_env, *in.m_env, "kernelopt.env", 1);
+  } else {
+    r.m_env = unavailable("no --env given");
+  }
+  std::optional<bench_set> failed_bench;
+  if (in.m_failure) {
+    try {
+      if (!in.m_bench.empty() && std::filesystem::exists(in.m_bench)) failed_bench = read_bench(in.m_bench);
+    } catch (const std::exception&) {
+      // a benchmark killed mid-write leaves a cut file: no timing then
+    }
+    if (failed_bench && !failed_bench->has_impl(in.m_variant)) failed_bench.reset();
+  }
+  if (in.m_failure && !failed_bench) {
+    r.m_timing_settings = m.m_timing;
+    r.m_timing.m_bench_file = "";
+    for (const std::string& shape : m.m_shapes) {
+      shape_timing t;
+      t.m_shape = shape;
+      t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
+      r.m_timing.m_shapes.push_back(std::move(t));
+    }
+    r.m_profile = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    r.m_static = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    return r;
+  }
+  const bench_set bench = failed_bench ? *failed_bench : read_bench(in.m_bench);
+  std::optional<ceilings_file> ceilings;
+  if (in.m_ceilings) r.m_ceilings = read_ceilings_document(*in.m_ceilings);
+  add_spec_ceilings(m, bench.m_device, r.m_ceilings);
+  if (!r.m_ceilings.is_null()) {
+    ceilings = ceilings_from_json(r.m_ceilings, in.m_ceilings ? in.m_ceilings->string() : "spec file");
+  }
+  r.m_profile = optional_document(in.m_profile);
+  r.m_static = optional_document(in.m_static);
+
+  r.m_timing_settings = bench.m_timing.value_or(m.m_timing);
+  r.m_timing = build_timing(m, bench, in.m_variant, decl.m_parent,
+                            best ? std::optional<std::string>(best->m_variant) : std::nullopt,
+                            ceilings ? &*ceilings : nullptr);
+  return r;
+}
+
+}  // namespace kopt

@@ -1,0 +1,17 @@
+#include "kopt/decide/gated_record.hpp"
+
+#include "kopt/decide/gate.hpp"
+#include "kopt/records/record_store.hpp"
+
+namespace kopt {
+
+record build_gated_record(const manifest& m, const record_inputs& inputs) {
+  const record_set records = load_records(m);
+  record r = assemble_record(m, records, inputs);
+  current_source now;
+  now.m_hash = r.m_source;  // hashed a moment ago from the same files
+  r.m_gate = evaluate_gate(m, r, records, now);
+  return r;
+}
+
+}  // namespace kopt

@@ -1,0 +1,175 @@
+#include "kopt/decide/targets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/expr.hpp"
+#include "kopt/inputs/ceilings.hpp"
+#include "core/format.hpp"
+
+namespace kopt {
+namespace {
+
+void add_dims(const std::string& shape, std::map<std::string, double>& values) {
+  for (const auto& [name, value] : shape_dims(shape)) values[name] = value;
+}
+
+bool compare(double lhs, const std::string& op, double rhs) {
+  if (op == "<") return lhs < rhs;
+  if (op == "<=") return lhs <= rhs;
+  if (op == ">") return lhs > rhs;
+  if (op == ">=") return lhs >= rhs;
+  if (op == "==") return lhs == rhs;
+  return lhs != rhs;
+}
+
+std::string trim(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t last = text.find_last_not_of(" \t");
+  return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+}
+
+// "0.85*ceiling.copy_bandwidth = 3400", or just "1" for a side that is a number.
+std::string describe_side(const std::string& text, double value) {
+  const std::string side = trim(text);
+  char* end = nullptr;
+  (void)std::strtod(side.c_str(), &end);
+  if (!side.empty() && *end == '\0') return side;
+  return side + " = " + format_number(value);
+}
+
+// Resolves peak.<name> / ceiling.<name>; sets `why` when it cannot.
+std::optional<double> ceiling_value(const std::string& name, const json& ceilings_doc, std::string& why) {
+  const bool peak = name.rfind("peak.", 0) == 0;
+  const std::string key = name.substr(peak ? 5 : 8);
+  if (ceilings_doc.is_null()) {
+    why = name + ": no ceilings in the record (pass --ceilings FILE)";
+    return std::nullopt;
+  }
+  const ceilings_file ceilings = ceilings_from_json(ceilings_doc, "ceilings");
+  const ceiling* c = ceilings.find(key);
+  if (c == nullptr) {
+    why = name + ": the ceilings file has no \"" + key + "\"";
+    return std::nullopt;
+  }
+  if (!peak && !c->measured()) {
+    why = name + ": \"" + key + "\" is not measured (source: " + c->m_source + "); use peak." + key;
+    return std::nullopt;
+  }
+  std::string reason;
+  const std::optional<double> value = value_in_target_units(*c, reason);
+  if (!value) why = name + ": " + reason;
+  return value;
+}
+
+target_result evaluate_one(const std::string& target, const timing_summary& timing, const json& ceilings) {
+  target_result result{target, "met", {}};
+  comparison parts;
+  std::vector<std::string> names;
+  try {
+    parts = split_comparison(target);
+    names = referenced_names(target);
+  } catch (const expr_error& error) {
+    return {target, "unknown", {error.what()}};
+  }
+  bool timed = false;
+  bool unmet = false;
+  bool unknown = false;
+  for (const shape_timing& shape : timing.m_shapes) {
+    if (shape.m_error) continue;
+    timed = true;
+    std::map<std::string, double> values = shape_values(shape);
+    std::vector<std::string> unresolved;
+    for (const std::string& name : names) {
+      if (values.count(name) != 0) continue;
+      std::string why = name + ": not known for this shape";
+      if (name.rfind("peak.", 0) == 0 || name.rfind("ceiling.", 0) == 0) {
+        if (const std::optional<double> v = ceiling_value(name, ceilings, why)) {
+          values[name] = *v;
+          continue;
+        }
+      }
+      unresolved.push_back(why);
+    }
+    if (!unresolved.empty()) {
+      unknown = true;
+      for (const std::string& why : unresolved) {
+        if (std::find(result.m_details.begin(), result.m_details.end(), why) == result.m_details.end()) {
+          result.m_details.push_back(why);
+        }
+      }
+      continue;
+    }
+    double lhs = 0;
+    double rhs = 0;
+    try {
+      lhs = evaluate(parts.m_lhs, values);
+      rhs = evaluate(parts.m_rhs, values);
+    } catch (const expr_error& error) {
+      unknown = true;
+      result.m_details.push_back(shape.m_shape + ": " + error.what());
+      continue;
+    }
+    const bool holds = compare(lhs, parts.m_op, rhs);
+    unmet = unmet || !holds;
+    result.m_details.push_back(shape.m_shape + ": " + describe_side(parts.m_lhs, lhs) + ", " +
+                               describe_side(parts.m_rhs, rhs) + (holds ? ": holds" : ": does not hold"));
+  }
+  if (!timed) return {target, "unknown", {"no timed shape"}};
+  // One shape that does not hold settles it; otherwise an unknown shape leaves it open.
+  result.m_status = unmet ? "unmet" : (unknown ? "unknown" : "met");
+  return result;
+}
+
+}  // namespace
+
+std::map<std::string, double> shape_values(const shape_timing& t) {
+  std::map<std::string, double> values;
+  add_dims(t.m_shape, values);
+  values["time_ns"] = t.m_median_ns;
+  values["time_us"] = t.m_median_ns / 1e3;
+  values["time_ms"] = t.m_median_ns / 1e6;
+  if (t.m_tflops) values["tflops"] = *t.m_tflops;
+  if (t.m_gbps) values["gbps"] = *t.m_gbps;
+  if (t.m_speedup_vs_reference) values["speedup_vs_reference"] = *t.m_speedup_vs_reference;
+  if (t.m_speedup_vs_parent) values["speedup_vs_parent"] = *t.m_speedup_vs_parent;
+  for (const auto& [name, value] : t.m_speedup_vs_baselines) {
+    if (value) values["speedup_vs_" + name] = *value;
+  }
+  if (t.m_pct_of_ceiling.is_object()) {
+    for (const auto& item : t.m_pct_of_ceiling.items()) {
+      if (item.value().is_number()) values["pct_of_ceiling." + item.key()] = item.value().get<double>();
+    }
+  }
+  return values;
+}
+
+std::vector<target_result> evaluate_targets(const std::vector<std::string>& targets,
+                                            const timing_summary& timing, const json& ceilings) {
+  std::vector<target_result> results;
+  for (const std::string& target : targets) results.push_back(evaluate_one(target, timing, ceilings));
+  return results;
+}
+
+bool all_met(const std::vector<target_result>& results) {
+  if (results.empty()) return false;
+  return std::all_of(results.begin(), results.end(),
+                     [](const target_result& r) { return r.m_status == "met"; });
+}
+
+std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(const json& profile) {
+  if (!profile.is_object()) return std::nullopt;
+  const auto it = profile.find("roofline");
+  if (it == profile.end() || !it->is_array() || it->empty()) return std::nullopt;
+  std::vector<std::pair<std::string, double>> gaps;
+  for (const json& entry : *it) {
+    if (!entry.is_object() || !entry.contains("gap") || !entry["gap"].is_number()) return std::nullopt;
+    const auto shape = entry.find("shape");
+    gaps.emplace_back(shape != entry.end() && shape->is_string() ? shape->get<std::string>() : std::string(),
+                      entry["gap"].get<double>());
+  }
+  return gaps;
+}
+
+}  // namespace kopt

@@ -1,0 +1,282 @@
+#include "kopt/records/record.hpp"
+
+#include "kopt/inputs/names.hpp"
+
+namespace kopt {
+namespace {
+
+json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
+
+// Optional values: null or absent is "not defined"; present, they must be in range.
+std::optional<double> optional_positive(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_positive();
+}
+
+std::optional<double> optional_non_negative(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_non_negative();
+}
+
+std::optional<std::string> optional_string(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_string();
+}
+
+std::vector<std::string> strings(const json_reader& node) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(node.at(i).as_string());
+  return out;
+}
+
+json to_json(const std::optional<paired_timing>& p) {
+  if (!p) return nullptr;
+  return {{"impl", p->m_impl}, {"speedup", p->m_speedup}, {"noise", p->m_noise}, {"rounds", p->m_rounds}};
+}
+
+json output_check_json(const shape_timing& t) {
+  if (!t.m_output_check) return nullptr;
+  return {{"status", *t.m_output_check}, {"detail", string_or_null(t.m_output_detail)}};
+}
+
+void read_output_check(const json_reader& node, shape_timing& t) {
+  if (!node.has("output_check")) return;
+  const json_reader check = node.at("output_check");
+  t.m_output_check = check.at("status").as_string();
+  if (*t.m_output_check != "pass" && *t.m_output_check != "fail" && *t.m_output_check != "unavailable") {
+    check.at("status").fail("expected \"pass\", \"fail\" or \"unavailable\"");
+  }
+  t.m_output_detail = optional_string(check, "detail");
+}
+
+json to_json(const shape_timing& t) {
+  if (t.m_error) return {{"shape", t.m_shape}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
+  json baselines = json::object();
+  for (const auto& [name, value] : t.m_speedup_vs_baselines) baselines[name] = number_or_null(value);
+  json measured = json::array();
+  for (const measured_impl& m : t.m_measured_with) {
+    measured.push_back({{"impl", m.m_impl},
+                        {"role", m.m_role},
+                        {"median_ns", m.m_median_ns},
+                        {"noise", number_or_null(m.m_noise)}});
+  }
+  return {{"shape", t.m_shape},
+          {"error", nullptr},
+          {"median_ns", t.m_median_ns},
+          {"p10_ns", number_or_null(t.m_p10_ns)},
+          {"p90_ns", number_or_null(t.m_p90_ns)},
+          {"cv", number_or_null(t.m_cv)},
+          {"noise", number_or_null(t.m_noise)},
+          {"samples", t.m_samples},
+          {"tflops", number_or_null(t.m_tflops)},
+          {"gbps", number_or_null(t.m_gbps)},
+          {"pct_of_ceiling", t.m_pct_of_ceiling},
+          {"clock", t.m_clock},
+          {"second_clock", t.m_second_clock},
+          {"flags", t.m_flags},
+          {"speedup",
+           {{"parent", number_or_null(t.m_speedup_vs_parent)},
+            {"best_so_far", number_or_null(t.m_speedup_vs_best)},
+            {"reference", number_or_null(t.m_speedup_vs_reference)},
+            {"baselines", baselines}}},
+          {"measured_with", measured},
+          {"output_check", output_check_json(t)},
+          {"paired_vs_best", to_json(t.m_paired_vs_best)}};
+}
+
+shape_timing shape_timing_from_json(const json_reader& node) {
+  shape_timing t;
+  t.m_shape = node.at("shape").as_string();
+  read_output_check(node, t);
+  if (node.has("error")) {
+    t.m_error = node.at("error").as_string();
+    return t;
+  }
+  t.m_median_ns = node.at("median_ns").as_positive();
+  t.m_p10_ns = optional_positive(node, "p10_ns");
+  t.m_p90_ns = optional_positive(node, "p90_ns");
+  t.m_cv = optional_non_negative(node, "cv");
+  t.m_noise = optional_non_negative(node, "noise");
+  t.m_samples = node.at("samples").as_count();
+  t.m_tflops = optional_non_negative(node, "tflops");
+  t.m_gbps = optional_non_negative(node, "gbps");
+  t.m_pct_of_ceiling = node.at("pct_of_ceiling").raw();
+  t.m_clock = node.at("clock").raw();
+  t.m_second_clock = node.at("second_clock").raw();
+  t.m_flags = strings(node.at("flags"));
+  const json_reader speedup = node.at("speedup");
+  t.m_speedup_vs_parent = optional_positive(speedup, "parent");
+  t.m_speedup_vs_best = optional_positive(speedup, "best_so_far");
+  t.m_speedup_vs_reference = optional_positive(speedup, "reference");
+  const json_reader baselines = speedup.at("baselines");
+  if (!baselines.raw().is_object()) baselines.fail("expected an object");
+  for (const auto& item : baselines.raw().items()) {
+    t.m_speedup_vs_baselines.emplace_back(item.key(), optional_positive(baselines, item.key()));
+  }
+  const json_reader measured = node.at("measured_with");
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const json_reader m = measured.at(i);
+    t.m_measured_with.push_back({m.at("impl").as_string(), m.at("role").as_string(),
+                                 m.at("median_ns").as_positive(), optional_non_negative(m, "noise")});
+  }
+  if (node.has("paired_vs_best")) {
+    const json_reader p = node.at("paired_vs_best");
+    t.m_paired_vs_best = paired_timing{p.at("impl").as_string(), p.at("speedup").as_number(),
+                                       p.at("noise").as_number(), p.at("rounds").as_integer()};
+  }
+  return t;
+}
+
+json to_json(const timing_summary& t) {
+  json shapes = json::array();
+  for (const shape_timing& s : t.m_shapes) shapes.push_back(to_json(s));
+  return {{"bench_file", t.m_bench_file},
+          {"device", t.m_device.empty() ? json(nullptr) : json(t.m_device)},
+          {"gpu", t.m_gpu},
+          {"quick", t.m_quick},
+          {"best_so_far", string_or_null(t.m_best_so_far)},
+          {"shapes", shapes}};
+}
+
+timing_summary timing_from_json(const json_reader& node) {
+  timing_summary t;
+  t.m_bench_file = node.at("bench_file").as_string();
+  if (node.has("device")) t.m_device = node.at("device").as_string();
+  if (node.has("gpu")) t.m_gpu = node.at("gpu").raw();
+  t.m_quick = node.at("quick").as_bool();
+  t.m_best_so_far = optional_string(node, "best_so_far");
+  const json_reader shapes = node.at("shapes");
+  for (std::size_t i = 0; i < shapes.size(); ++i) t.m_shapes.push_back(shape_timing_from_json(shapes.at(i)));
+  return t;
+}
+
+gate_result gate_from_json(const json_reader& node) {
+  gate_result g;
+  g.m_decision = node.at("decision").as_string();
+  if (g.m_decision != "ACCEPT" && g.m_decision != "REJECT") {
+    node.at("decision").fail("expected \"ACCEPT\" or \"REJECT\", got \"" + shorten(g.m_decision) + "\"");
+  }
+  g.m_reasons = strings(node.at("reasons"));
+  g.m_notices = strings(node.at("notices"));
+  const json_reader checks = node.at("checks");
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const json_reader c = checks.at(i);
+    g.m_checks.push_back({c.at("rule").as_string(), c.at("ok").as_bool(), c.at("detail").as_string()});
+  }
+  g.m_best_so_far = optional_string(node, "best_so_far");
+  g.m_best_after = optional_string(node, "best_after");
+  const json_reader targets = node.at("targets");
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const json_reader t = targets.at(i);
+    g.m_targets.push_back({t.at("target").as_string(), t.at("status").as_string(), strings(t.at("details"))});
+  }
+  g.m_target_met = node.at("target_met").as_bool();
+  g.m_evaluated_utc = node.at("evaluated_utc").as_string();
+  return g;
+}
+
+}  // namespace
+
+const measured_impl* shape_timing::measured(const std::string& impl) const {
+  for (const measured_impl& m : m_measured_with) {
+    if (m.m_impl == impl) return &m;
+  }
+  return nullptr;
+}
+
+const shape_timing* timing_summary::find(const std::string& shape) const {
+  for (const shape_timing& s : m_shapes) {
+    if (s.m_shape == shape) return &s;
+  }
+  return nullptr;
+}
+
+json to_json(const gate_result& g) {
+  json checks = json::array();
+  for (const gate_check& c : g.m_checks) {
+    checks.push_back({{"rule", c.m_rule}, {"ok", c.m_ok}, {"detail", c.m_detail}});
+  }
+  json targets = json::array();
+  for (const target_result& t : g.m_targets) {
+    targets.push_back({{"target", t.m_target}, {"status", t.m_status}, {"details", t.m_details}});
+  }
+  return {{"decision", g.m_decision},
+          {"reasons", g.m_reasons},
+          {"notices", g.m_notices},
+          {"checks", checks},
+          {"best_so_far", string_or_null(g.m_best_so_far)},
+          {"best_after", string_or_null(g.m_best_after)},
+          {"targets", targets},
+          {"target_met", g.m_target_met},
+          {"evaluated_utc", g.m_evaluated_utc}};
+}
+
+json to_json(const record& r) {
+  json masked = nullptr;
+  if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
+  return {{"schema_version", r.m_schema_version},
+          {"kind", "kernelopt.record"},
+          {"kernel", r.m_kernel},
+          {"variant", r.m_variant},
+          {"parent", string_or_null(r.m_parent)},
+          {"hypothesis", string_or_null(r.m_hypothesis)},
+          {"methods", r.m_methods},
+          {"source", to_json(r.m_source)},
+          {"created_utc", r.m_created_utc},
+          {"masked", masked},
+          {"shapes", r.m_shapes},
+          {"seeds", r.m_seeds},
+          {"tolerance", r.m_tolerance},
+          {"timing_settings", to_json(r.m_timing_settings)},
+          {"correctness", to_json(r.m_correctness)},
+          {"timing", to_json(r.m_timing)},
+          {"gate", to_json(r.m_gate)},
+          {"env", r.m_env},
+          {"ceilings", r.m_ceilings},
+          {"profile", r.m_profile},
+          {"static", r.m_static},
+          {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
+                                  : json(nullptr)}};
+}
+
+record record_from_json(const json& doc, const std::string& file) {
+  const json_reader root(doc, file);
+  record r;
+  r.m_schema_version = static_cast<int>(root.at("schema_version").as_integer());
+  r.m_kernel = read_name(root.at("kernel"));
+  r.m_variant = read_name(root.at("variant"));
+  if (root.has("parent")) r.m_parent = read_name(root.at("parent"));
+  r.m_hypothesis = optional_string(root, "hypothesis");
+  r.m_methods = strings(root.at("methods"));
+  r.m_source = source_hash_from_json(root.at("source"));
+  r.m_created_utc = root.at("created_utc").as_string();
+  if (root.has("masked")) {
+    const json_reader masked = root.at("masked");
+    r.m_masked = mask_info{masked.at("reason").as_string(), masked.at("utc").as_string()};
+  }
+  r.m_shapes = strings(root.at("shapes"));
+  const json_reader seeds = root.at("seeds");
+  for (std::size_t i = 0; i < seeds.size(); ++i) r.m_seeds.push_back(seeds.at(i).as_non_negative_integer());
+  r.m_tolerance = tolerance_from_json(root.at("tolerance"));
+  r.m_timing_settings = timing_settings_from_json(root.at("timing_settings"));
+  r.m_correctness = correctness_from_json(root.at("correctness"));
+  r.m_timing = timing_from_json(root.at("timing"));
+  r.m_gate = gate_from_json(root.at("gate"));
+  r.m_env = root.at("env").raw();
+  r.m_ceilings = root.at("ceilings").raw();
+  r.m_profile = root.at("profile").raw();
+  r.m_static = root.at("static").raw();
+  if (root.has("failure")) {
+    const json_reader failure = root.at("failure");
+    r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
+  }
+  return r;
+}
+
+record read_record(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  return record_from_json(doc, path.string());
+}
+
+}  // namespace kopt

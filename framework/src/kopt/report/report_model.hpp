@@ -1,0 +1,65 @@
+// What the report says, computed from the manifest and the records; the
+// renderers (report_markdown.cpp, report_html.cpp) only format it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kopt/inputs/manifest.hpp"
+#include "kopt/records/record.hpp"
+#include "kopt/records/record_store.hpp"
+
+namespace kopt {
+
+struct report_version {
+  std::string m_variant;
+  std::optional<std::string> m_parent;
+  std::optional<std::string> m_hypothesis;
+  bool m_recorded = false;
+  bool m_quick = false;
+  std::string m_correctness;           // pass | fail | incomplete | skipped | "no record"
+  std::optional<double> m_geomean_ns;  // over the shapes it was timed on
+  std::optional<double> m_vs_parent;   // same benchmark file
+  std::optional<double> m_vs_root;     // across runs: root's records against this one's
+  // ACCEPT | REJECT | MASKED | "not recorded", with " (stale)" or
+  // " (inconsistent)" when the record is re-checked and does not count.
+  std::string m_decision;
+  std::vector<std::string> m_reasons;
+  bool m_is_best = false;
+  std::string m_bottleneck;                       // from the profile; "not profiled" until then
+  std::vector<std::optional<double>> m_shape_ns;  // per report shape
+};
+
+struct report_model {
+  std::string m_kernel;
+  std::string m_device;
+  std::string m_generated_utc;
+  std::vector<std::string> m_shapes;       // declared, then any other timed shape
+  std::vector<report_version> m_versions;  // declaration order, unrecorded ones too
+  std::optional<std::string> m_root;
+  std::optional<std::string> m_best;
+  std::optional<double> m_best_vs_root;       // across runs
+  std::optional<double> m_best_vs_reference;  // best's own benchmark file
+  std::vector<std::pair<std::string, std::optional<double>>> m_best_vs_baselines;
+  std::optional<std::string> m_reference_name;
+  std::optional<double> m_reference_geomean_ns;  // from best's benchmark file
+  // Reference and baselines per report shape, from best's benchmark file.
+  std::vector<std::pair<std::string, std::vector<std::optional<double>>>> m_other_rows;
+  std::vector<target_result> m_targets;  // on the best
+  bool m_target_met = false;
+  std::string m_stop_reason;
+  bool m_roofline_available = false;
+  std::string m_notes;  // Markdown, as given by --notes
+};
+
+[[nodiscard]] report_model build_report(const manifest& m, const record_set& records,
+                                        const std::string& notes);
+
+[[nodiscard]] std::string render_markdown(const report_model& report);
+[[nodiscard]] std::string render_html(const report_model& report);
+// The performance trend: geomean time per version, best-so-far line.
+[[nodiscard]] std::string render_trend_svg(const report_model& report);
+
+}  // namespace kopt

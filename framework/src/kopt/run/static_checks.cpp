@@ -1,0 +1,121 @@
+#include "kopt/run/static_checks.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <ostream>
+
+#include "static/cuobjdump.hpp"
+#include "static/ownership.hpp"
+
+namespace kopt {
+namespace {
+
+// "NAME=REGEX" -> {NAME, REGEX}; REGEX may be empty (no SASS signature).
+std::pair<std::string, std::string> split_signature(const std::string& option, const std::string& text) {
+  const std::size_t equals = text.find('=');
+  const std::string name = text.substr(0, equals);
+  const bool identifier = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  });
+  if (equals == std::string::npos || !identifier) {
+    throw usage_error(option + " '" + text + "': expected NAME=REGEX");
+  }
+  return {name, text.substr(equals + 1)};
+}
+
+// The claims in manifest order, then the variant's own signatures.
+std::vector<sass::signature> collect_signatures(const static_request& request, const variant_decl& decl) {
+  std::map<std::string, std::string> method_regex;
+  for (const std::string& text : request.m_method_signatures) {
+    const auto [name, regex] = split_signature("--method-signature", text);
+    if (std::find(decl.m_methods.begin(), decl.m_methods.end(), name) == decl.m_methods.end()) {
+      throw usage_error("--method-signature " + name + ": variant '" + decl.m_name +
+                        "' does not claim METHOD " + name + " in the manifest");
+    }
+    method_regex[name] = regex;
+  }
+  std::vector<sass::signature> signatures;
+  for (const std::string& method : decl.m_methods) {
+    const auto it = method_regex.find(method);
+    if (it == method_regex.end()) {
+      throw usage_error("variant '" + decl.m_name + "' claims METHOD " + method +
+                        " but no --method-signature " + method + "=REGEX was given (the generated test passes "
+                        "the regexes of cmake/kernelopt/Methods.cmake)");
+    }
+    signatures.push_back({method, it->second, "METHODS"});
+  }
+  for (const std::string& text : request.m_sass_signatures) {
+    const auto [name, regex] = split_signature("--sass-signature", text);
+    if (regex.empty()) throw usage_error("--sass-signature " + name + ": the regex is empty");
+    signatures.push_back({name, regex, "SASS_SIGNATURES"});
+  }
+  return signatures;
+}
+
+static_outcome skip(const manifest& m, const std::string& variant, const std::string& reason, const std::filesystem::path& out_file,
+         std::ostream& out) {
+  write_json_atomic(out_file, sass::skipped_json(m.m_kernel, variant, reason));
+  out << "SKIPPED: " << reason << "\n";
+  return static_outcome::skipped;
+}
+
+}  // namespace
+
+static_outcome check_machine_code(const manifest& m, const variant_decl& decl, const static_request& request,
+                                  std::ostream& out) {
+  if (m.m_backend != "cuda") {
+    throw usage_error("kernel '" + m.m_kernel + "' has backend " + m.m_backend + ": no machine code to check");
+  }
+  const std::vector<sass::signature> signatures = collect_signatures(request, decl);
+  const std::vector<std::string> objects = request.m_objects;
+  for (const std::string& object : objects) {
+    if (!std::filesystem::exists(object)) {
+      throw std::runtime_error("object file " + object + " does not exist: build the variant first (target " +
+                               m.m_kernel + "_kopt_" + decl.m_name + ")");
+    }
+  }
+
+  const std::string cuobjdump = sass::find_cuobjdump(request.m_cuobjdump.value_or(""));
+  if (cuobjdump.empty()) return skip(m, decl.m_name, sass::k_cuobjdump_missing, request.m_out, out);
+
+  std::vector<sass::function> functions;
+  std::vector<std::string> host_only;
+  std::vector<std::string> line_info_notes;
+  for (const std::string& object : objects) {
+    sass::object_dump dump = sass::dump_object(cuobjdump, object);
+    switch (dump.m_status) {
+      case sass::object_dump::status::tool_unusable:
+        return skip(m, decl.m_name, dump.m_message, request.m_out, out);
+      case sass::object_dump::status::failed:
+        throw std::runtime_error(object + ": " + dump.m_message);
+      case sass::object_dump::status::no_device_code:
+        host_only.push_back(std::filesystem::path(object).filename().string());
+        break;
+      case sass::object_dump::status::ok:
+        if (!dump.m_line_info_note.empty() && !dump.m_functions.empty()) {
+          line_info_notes.push_back("no line info from " + std::filesystem::path(object).filename().string() + ": " +
+                                    dump.m_line_info_note);
+        }
+        for (sass::function& f : dump.m_functions) functions.push_back(std::move(f));
+        break;
+    }
+  }
+
+  std::vector<std::string> notes = sass::assign_ownership(functions, decl.m_sources);
+  notes.insert(notes.begin(), line_info_notes.begin(), line_info_notes.end());
+  sass::report report =
+      sass::evaluate(m.m_kernel, decl.m_name, objects, decl.m_sources, std::move(functions), signatures, request.m_limits);
+  report.m_notes.insert(report.m_notes.begin(), notes.begin(), notes.end());
+  if (!host_only.empty()) {
+    std::string names;
+    for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
+    report.m_notes.push_back("host code only (no device code): " + names);
+  }
+  const json tool = {{"cuobjdump", cuobjdump}, {"version", sass::cuobjdump_version(cuobjdump)}};
+  write_json_atomic(request.m_out, sass::report_json(report, tool));
+  out << sass::render_table(report) << "-> " << request.m_out.string() << "\n";
+  return report.passed() ? static_outcome::passed : static_outcome::failed;
+}
+
+}  // namespace kopt

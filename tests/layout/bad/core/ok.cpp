@@ -1,0 +1,2 @@
+#include <vector>
+#include "core/json_io.hpp"

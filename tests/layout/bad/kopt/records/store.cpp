@@ -1,0 +1,1 @@
+#include "kopt/decide/gate.hpp"
