@@ -3,6 +3,7 @@
 enable_language(CXX)
 enable_language(CUDA)
 set(CMAKE_CUDA_ARCHITECTURES 80 sm_90)
+add_library(KernelOpt::cuda INTERFACE IMPORTED)  # as a KernelOpt built with CUDA provides
 kernel_opt_add_kernel(gemm
   ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
   DIMS M N K
