@@ -83,6 +83,18 @@ void reference(void* const* b, const std::int64_t* d, void*) {
 }
 void reference_throws(void* const*, const std::int64_t*, void*) { throw std::runtime_error("reference broke"); }
 
+// An implementation called in this process (no module to load).
+impl_spec host_impl(const char* name, impl_role role, bool f64, invoke_fn invoke) {
+  impl_spec impl;
+  impl.m_name = name;
+  impl.m_entry = name;
+  impl.m_role = role;
+  impl.m_backend = backend_kind::host;
+  impl.m_f64 = f64;
+  impl.m_invoke = invoke;
+  return impl;
+}
+
 kernel_spec scale_spec(invoke_fn reference_fn = &reference) {
   kernel_spec spec;
   spec.m_name = "scale";
@@ -93,10 +105,10 @@ kernel_spec scale_spec(invoke_fn reference_fn = &reference) {
   spec.m_shapes = {{"n=1000", {1000}}, {"n=333", {333}}};
   spec.m_seeds = {1};
   spec.m_timing = timing_spec{3, 0.0, 1.0, 1.0, 1};
-  spec.m_variants = {{"good", "good", impl_role::variant, backend_kind::host, false, &good},
-                     {"wrong", "wrong", impl_role::variant, backend_kind::host, false, &wrong},
-                     {"throws", "throws", impl_role::variant, backend_kind::host, false, &throws}};
-  spec.m_reference = impl_spec{"reference", "reference", impl_role::reference, backend_kind::host, true, reference_fn};
+  spec.m_variants = {host_impl("good", impl_role::variant, false, &good),
+                     host_impl("wrong", impl_role::variant, false, &wrong),
+                     host_impl("throws", impl_role::variant, false, &throws)};
+  spec.m_reference = host_impl("reference", impl_role::reference, true, reference_fn);
   return spec;
 }
 

@@ -44,13 +44,27 @@ struct not_benchmarked {
   std::string m_reason;
 };
 
-// Variants in declaration order, then baselines, then the reference when it
-// runs on the kernel's backend at the kernel's precision (a host or f64
-// reference is a correctness oracle, not a competitor).
-std::vector<const impl_spec*> benchmarked_impls(const kernel_spec& spec, std::vector<not_benchmarked>& skipped) {
+std::vector<const impl_spec*> all_impls(const kernel_spec& spec) {
   std::vector<const impl_spec*> impls;
   for (const impl_spec& v : spec.m_variants) impls.push_back(&v);
   for (const impl_spec& b : spec.m_baselines) impls.push_back(&b);
+  return impls;
+}
+
+// Variants in declaration order, then baselines, then the reference when it
+// runs on the kernel's backend at the kernel's precision (a host or f64
+// reference is a correctness oracle, not a competitor).
+// Implementations this build does not hold are not benchmarked, with their
+// reason.
+std::vector<const impl_spec*> benchmarked_impls(const kernel_spec& spec, std::vector<not_benchmarked>& skipped) {
+  std::vector<const impl_spec*> impls;
+  for (const impl_spec* impl : all_impls(spec)) {
+    if (impl->m_skip_reason.empty()) {
+      impls.push_back(impl);
+    } else {
+      skipped.push_back({impl->m_name, "not built: " + impl->m_skip_reason});
+    }
+  }
   if (spec.m_reference) {
     const impl_spec& ref = *spec.m_reference;
     if (ref.m_backend != spec.m_backend) {
@@ -211,7 +225,7 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
   the_watchdog().set("profiling " + c.m_name);
   const std::optional<std::string> error = [&]() -> std::optional<std::string> {
     try {
-      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
+      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error(not_loaded(*c.m_impl));
       const std::uint64_t seed = m_spec.m_seeds.empty() ? 1 : m_spec.m_seeds.front();
       guarded_tensors tensors(m_spec, *c.m_shape, *m_device);
       tensors.load(make_inputs(m_spec, *c.m_shape, seed));
@@ -331,7 +345,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
 
   bench_run run(spec, opts, std::move(limits));
   std::vector<not_benchmarked> skipped;
-  const std::vector<const impl_spec*> impls = benchmarked_impls(spec, skipped);
+  std::vector<const impl_spec*> impls = benchmarked_impls(spec, skipped);
   const std::vector<shape_spec>& shapes =
       opts.m_quick && !spec.m_quick_shapes.empty() ? spec.m_quick_shapes : spec.m_shapes;
   if (opts.m_quick && spec.m_quick_shapes.empty()) {
@@ -339,20 +353,44 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   }
   // Registration only names things: nothing here may touch the device.
   std::vector<bench_case> cases;
-  for (const impl_spec* impl : impls) {
-    for (const shape_spec& shape : shapes) cases.push_back({impl, &shape, spec.m_name + "/" + impl->m_name + "/" + shape.m_text});
-  }
-  for (const bench_case& c : cases) {
-    benchmark::RegisterBenchmark(c.m_name.c_str(), [&run, &c](benchmark::State& state) { run.run(state, c); })
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMicrosecond);
-  }
+  const auto register_cases = [&] {
+    cases.clear();
+    for (const impl_spec* impl : impls) {
+      for (const shape_spec& shape : shapes) cases.push_back({impl, &shape, spec.m_name + "/" + impl->m_name + "/" + shape.m_text});
+    }
+    for (const bench_case& c : cases) {
+      benchmark::RegisterBenchmark(c.m_name.c_str(), [&run, &c](benchmark::State& state) { run.run(state, c); })
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMicrosecond);
+    }
+  };
+  register_cases();
 
   if (flags.m_list_tests) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
+  }
+
+  // A filter that selects only implementations that do not run here (one
+  // per CTest benchmark test) is a skip with their reason.
+  const name_filter filter(flags.m_filter);
+  const auto skip_if_nothing_runs = [&]() -> std::optional<std::string> {
+    for (const bench_case& c : cases) {
+      if (filter.selects(c.m_name)) return std::nullopt;
+    }
+    for (const not_benchmarked& s : skipped) {
+      for (const shape_spec& shape : shapes) {
+        if (filter.selects(spec.m_name + "/" + s.m_impl + "/" + shape.m_text)) return s.m_impl + ": " + s.m_reason;
+      }
+    }
+    return std::nullopt;
+  };
+  if (const std::optional<std::string> reason = skip_if_nothing_runs()) {
+    std::printf("SKIPPED: %s\n", reason->c_str());
+    std::fflush(stdout);
+    return k_skip_status;
   }
 
   the_watchdog().start(opts.m_timeout_s);
@@ -362,6 +400,27 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::printf("SKIPPED: %s\n", unavailable.c_str());
     std::fflush(stdout);
     return k_skip_status;
+  }
+  // Implementations whose device code this device cannot run are not
+  // benchmarked either, with the reason.
+  std::vector<const impl_spec*> runnable;
+  for (const impl_spec* impl : impls) {
+    const std::string why = skip_reason(*impl, *device);
+    if (why.empty()) {
+      runnable.push_back(impl);
+    } else {
+      skipped.push_back({impl->m_name, why});
+    }
+  }
+  if (runnable.size() != impls.size()) {
+    impls = runnable;
+    benchmark::ClearRegisteredBenchmarks();
+    register_cases();
+    if (const std::optional<std::string> reason = skip_if_nothing_runs()) {
+      std::printf("SKIPPED: %s\n", reason->c_str());
+      std::fflush(stdout);
+      return k_skip_status;
+    }
   }
   std::unique_ptr<timing_engine> engine;
   try {
@@ -379,7 +438,6 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
   }
-  const name_filter filter(flags.m_filter);
   std::vector<const bench_case*> selected;
   for (const bench_case& c : cases) {
     if (filter.selects(c.m_name)) selected.push_back(&c);

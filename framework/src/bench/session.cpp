@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "bench/interleave.hpp"
 #include "harness/guarded.hpp"
@@ -72,6 +73,7 @@ class shape_run {
     return c;
   }
   void invoke(std::size_t i, std::size_t set) {
+    if (m_impls[i]->m_invoke == nullptr) throw std::runtime_error(not_loaded(*m_impls[i]));
     m_impls[i]->m_invoke(m_sets[set]->pointers(), m_shape.m_dims.data(), m_device.stream());
   }
   // Poisoned outputs, one launch on `set` holding `c`, every output checked.

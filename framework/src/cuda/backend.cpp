@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/cuda_arch.hpp"
 #include "cuda/gpu_claim.hpp"
 #include "cuda/owned.hpp"
 
@@ -36,6 +37,13 @@ class cuda_backend final : public backend {
              " visible)";
     }
     return {};
+  }
+
+  [[nodiscard]] std::string cannot_run(const impl_spec& impl) override {
+    if (impl.m_backend != backend_kind::cuda) return {};
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, m_device) != cudaSuccess) return {};
+    return cuda_arch_mismatch(impl.m_cuda_archs, prop.major, prop.minor);
   }
 
   [[nodiscard]] std::string device_name() override {

@@ -112,6 +112,14 @@ json to_json(const trial_result& trial) {
           {"outputs", outputs}};
 }
 
+// The implementation named by --gtest_filter=NAME.* (CTest runs one per
+// process), or "unknown".
+std::string filtered_variant() {
+  const std::string filter = ::testing::GTEST_FLAG(filter);
+  const std::size_t dot = filter.find('.');
+  return dot == std::string::npos ? std::string("unknown") : filter.substr(0, dot);
+}
+
 class run_state {
  public:
   run_state(const kernel_spec& spec, backend& device) : m_spec(spec), m_device(device) {}
@@ -121,6 +129,11 @@ class run_state {
   void add(const impl_spec& variant, trial_result trial) {
     m_results[variant.m_name].push_back(std::move(trial));
   }
+  // A trial that did not run, and why (the first reason is the run's).
+  void skip(const std::string& reason) {
+    if (m_skip_reason.empty()) m_skip_reason = reason;
+  }
+  [[nodiscard]] const std::string& skip_reason() const { return m_skip_reason; }
 
   void write(const std::string& path, const std::string& skip_reason) const {
     if (path.empty()) return;
@@ -155,16 +168,10 @@ class run_state {
   }
 
  private:
-  // The variant named by --gtest_filter=NAME.* (for a skipped run's file).
-  static std::string filtered_variant() {
-    const std::string filter = ::testing::GTEST_FLAG(filter);
-    const std::size_t dot = filter.find('.');
-    return dot == std::string::npos ? std::string("unknown") : filter.substr(0, dot);
-  }
-
   const kernel_spec& m_spec;
   backend& m_device;
   json m_claim;  // what claim() took; null until then
+  std::string m_skip_reason;
   std::map<std::string, std::vector<trial_result>> m_results;
 };
 
@@ -176,6 +183,15 @@ class trial_test : public ::testing::Test {
         m_host(host), m_state(state) {}
 
   void TestBody() override {
+    std::string skip = skip_reason(m_variant, m_device);
+    if (skip.empty() && m_spec.m_reference) {
+      const std::string reference = skip_reason(*m_spec.m_reference, m_device);
+      if (!reference.empty()) skip = "the reference " + reference;
+    }
+    if (!skip.empty()) {
+      m_state.skip(skip);
+      GTEST_SKIP() << skip;
+    }
     trial_result trial = run_trial(m_spec, m_variant, m_shape, m_seed, m_device, m_host);
     const bool passed = trial.passed();
     const std::string diagnosis = trial.diagnosis();
@@ -248,6 +264,24 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
   }
 
   if (!listing_only(argc, argv)) {
+    // An implementation this build does not hold skips with its own reason,
+    // GPU or not; one whose module (or the reference's) does not load fails,
+    // GPU or not: that is a build problem.
+    for (const impl_spec* impl : checked) {
+      if (impl->m_name != filtered_variant()) continue;
+      if (!impl->m_skip_reason.empty()) {
+        const std::string reason = "not built: " + impl->m_skip_reason;
+        std::printf("SKIPPED: %s\n", reason.c_str());
+        state.write(opts.m_results, reason);
+        return k_skip_status;
+      }
+      for (const impl_spec* loaded : {impl, spec.m_reference ? &*spec.m_reference : nullptr}) {
+        if (loaded != nullptr && !loaded->m_load_error.empty()) {
+          std::fprintf(stderr, "error: %s: %s\n", loaded->m_name.c_str(), loaded->m_load_error.c_str());
+          return 1;
+        }
+      }
+    }
     const std::string reason = device->unavailable_reason();
     if (!reason.empty()) {
       std::printf("SKIPPED: %s\n", reason.c_str());
@@ -266,8 +300,22 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
                 device->device_name().c_str(), parallel_threads(), limit.c_str());
   }
   const int run_status = RUN_ALL_TESTS();
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   // A filter that selects nothing is a mistake, not a pass ("0 tests").
-  const bool ran_nothing = ::testing::UnitTest::GetInstance()->test_to_run_count() == 0;
+  const bool ran_nothing = unit.test_to_run_count() == 0;
+  // Every trial skipped (its variant cannot run on this device): the
+  // process reports a skip, not a pass.
+  const bool all_skipped = !ran_nothing && unit.skipped_test_count() == unit.test_to_run_count();
+  if (all_skipped && !listing_only(argc, argv)) {
+    std::printf("SKIPPED: %s\n", state.skip_reason().c_str());
+    try {
+      state.write(opts.m_results, state.skip_reason());
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: writing %s: %s\n", opts.m_results.c_str(), error.what());
+      return 1;
+    }
+    return k_skip_status;
+  }
   const int status = ran_nothing && !listing_only(argc, argv) ? 1 : run_status;
   if (ran_nothing && !listing_only(argc, argv)) {
     std::fprintf(stderr, "error: no correctness trial matches --gtest_filter=%s: nothing was checked\n",
