@@ -6,7 +6,7 @@
 #include "core/expr.hpp"
 #include "core/json_io.hpp"
 #include "kopt/inputs/bench.hpp"
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "test_support.hpp"
 
@@ -124,14 +124,14 @@ TEST(hostile_input, ceilings_must_be_finite_and_positive) {
   json doc = read_json_file(c.path("ceilings.json"));
   doc["ceilings"]["copy_bandwidth"]["value"] = 0;
   write_text(c.path("zero.json"), doc.dump());
-  EXPECT_EQ(message_of([&] { (void)read_ceilings_document(c.path("zero.json")); }),
+  EXPECT_EQ(message_of([&] { (void)read_ceilings(c.path("zero.json")); }),
             c.path("zero.json").string() + ": /ceilings/copy_bandwidth/value: must be > 0, got 0");
   doc["ceilings"]["copy_bandwidth"]["value"] = -4e12;
   write_text(c.path("negative.json"), doc.dump());
-  EXPECT_EQ(message_of([&] { (void)read_ceilings_document(c.path("negative.json")); }),
+  EXPECT_EQ(message_of([&] { (void)read_ceilings(c.path("negative.json")); }),
             c.path("negative.json").string() + ": /ceilings/copy_bandwidth/value: must be > 0, got -4000000000000.0");
   write_text(c.path("inf.json"), replace_all(doc.dump(), "-4000000000000.0", "1e999"));
-  EXPECT_EQ(message_of([&] { (void)read_ceilings_document(c.path("inf.json")); }),
+  EXPECT_EQ(message_of([&] { (void)read_ceilings(c.path("inf.json")); }),
             c.path("inf.json").string() +
                 ": /ceilings/copy_bandwidth/value: number beyond the range of a double (number overflow parsing "
                 "'1e999')");

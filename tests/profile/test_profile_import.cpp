@@ -215,10 +215,10 @@ TEST(Roofline, ComputeCeilingChoice) {
 
 TEST(Ceilings, MeasuredWinsOverSpec) {
   ceiling_set set;
-  set.add_ceilings_document(json::parse(R"({"schema_version":1,"kind":"kernelopt.ceilings","device":"d","date":"t",
+  const json measured = json::parse(R"({"schema_version":1,"kind":"kernelopt.ceilings","device":"d","date":"t",
       "ceilings":{"copy_bandwidth":{"value":3.0e12,"unit":"B/s","source":"measured"},
-                  "bf16_tensor":{"value":null,"reason":"cuBLAS failed"}}})"),
-                            "ceilings.json");
+                  "bf16_tensor":{"value":null,"reason":"cuBLAS failed"}}})");
+  set.add_ceilings(ceilings_from_json(json_reader(measured, "ceilings.json")), "ceilings.json");
   set.add_spec_document(json::parse(R"({"device":"H","values":{
       "dram_bandwidth":{"value":3.35e12,"unit":"B/s","source":"x"},
       "bf16_tensor":{"value":989.5e12,"unit":"FLOP/s","source":"y"},

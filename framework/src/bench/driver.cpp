@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "bench/bench_json.hpp"
-#include "bench/ceilings.hpp"
 #include "bench/result.hpp"
-#include "core/unix_time.hpp"
 #include "bench/session.hpp"
+#include "core/unix_time.hpp"
+#include "formats/ceilings.hpp"
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
 
@@ -119,8 +119,8 @@ class name_filter {
 
 class bench_run {
  public:
-  bench_run(const kernel_spec& spec, const options& opts, std::optional<ceilings> limits)
-      : m_spec(spec), m_options(opts), m_ceilings(std::move(limits)) {}
+  bench_run(const kernel_spec& spec, const options& opts, std::optional<ceilings_file> limits)
+      : m_spec(spec), m_options(opts), m_ceilings(std::move(limits)), m_ceilings_path(opts.m_ceilings) {}
 
   void attach(backend& device, backend& host, timing_engine& engine, std::vector<const bench_case*> selected) {
     m_device = &device;
@@ -146,7 +146,8 @@ class bench_run {
 
   const kernel_spec& m_spec;
   const options& m_options;
-  std::optional<ceilings> m_ceilings;
+  std::optional<ceilings_file> m_ceilings;
+  std::string m_ceilings_path;
   backend* m_device = nullptr;
   backend* m_host = nullptr;
   timing_engine* m_engine = nullptr;
@@ -280,7 +281,7 @@ json bench_run::top_level(const std::string& backend_name, const std::vector<not
           {"mode", m_options.m_profile ? "profile" : "measure"},
           {"shape_set", m_options.m_quick ? "quick" : "full"},
           {"timing", timing},
-          {"ceilings", m_ceilings ? json(m_ceilings->m_file) : json(nullptr)},
+          {"ceilings", m_ceilings ? json(m_ceilings_path) : json(nullptr)},
           {"not_benchmarked", not_run},
           {"overhead", overhead_json(m_overheads)}};
 }
@@ -304,7 +305,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   benchmark::Initialize(&argc, argv, &print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
-  std::optional<ceilings> limits;
+  std::optional<ceilings_file> limits;
   if (!opts.m_ceilings.empty()) {
     try {
       limits = read_ceilings(opts.m_ceilings);

@@ -41,7 +41,7 @@ const char* role_name(impl_role role) {
   return "variant";
 }
 
-rates compute_rates(double flops, double bytes, double median_ns, const ceilings* limits) {
+rates compute_rates(double flops, double bytes, double median_ns, const ceilings_file* limits) {
   rates r;
   r.m_flops = flops;
   r.m_bytes = bytes;
@@ -49,7 +49,10 @@ rates compute_rates(double flops, double bytes, double median_ns, const ceilings
   const double seconds = median_ns * 1e-9;
   if (flops > 0) r.m_tflops = flops / seconds / 1e12;
   if (bytes > 0) r.m_gbps = bytes / seconds / 1e9;
-  if (limits != nullptr) r.m_fractions = fractions_of(*limits, flops / seconds, bytes / seconds);
+  if (limits != nullptr) {
+    const auto rate = [&](double work) { return work > 0 ? std::optional<double>(work / seconds) : std::nullopt; };
+    r.m_fractions = fractions_of_ceilings(*limits, rate(flops), rate(bytes));
+  }
   return r;
 }
 

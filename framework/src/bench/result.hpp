@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/ceilings.hpp"
 #include "bench/engine.hpp"
 #include "core/json_io.hpp"
+#include "formats/ceilings.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt::bench {
@@ -22,9 +22,9 @@ struct rates {
   double m_bytes = 0;                 // 0: BYTES not declared
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
-  std::optional<std::map<std::string, double>> m_fractions;  // empty optional: no ceilings file
+  std::optional<ceiling_fractions> m_fractions;  // empty optional: no ceilings file
 };
-[[nodiscard]] rates compute_rates(double flops, double bytes, double median_ns, const ceilings* limits);
+[[nodiscard]] rates compute_rates(double flops, double bytes, double median_ns, const ceilings_file* limits);
 
 // `flags` of a measurement: the engine's, plus noise_above_bound when the
 // median's noise stayed above max_noise.

@@ -8,6 +8,7 @@
 #include "kopt/cli/commands.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -146,7 +147,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   if (!ceilings && m.m_tools.m_ceilings && std::filesystem::exists(*m.m_tools.m_ceilings)) {
     ceilings = m.m_tools.m_ceilings;
   }
-  if (ceilings) (void)read_ceilings_document(*ceilings);  // a bad file fails before anything runs
+  if (ceilings) (void)read_ceilings(*ceilings);  // a bad file fails before anything runs
   const std::filesystem::path run = new_run_dir(m);
   out << "optimize " << m.m_kernel << "/" << variant << (quick ? " (quick)" : "") << ", run directory "
       << run.string() << "\n";

@@ -96,11 +96,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
     out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
         << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
   }
-  std::optional<ceilings_file> ceilings;
-  if (!best->m_ceilings.is_null())
-    ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
-  const timing_summary now =
-      build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
+  const timing_summary now = build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt,
+                                          best->m_ceilings ? &*best->m_ceilings : nullptr);
 
   const compare_result result = compute_verdicts(points_of(best->m_variant, best->m_timing),
                                                  points_of(best->m_variant, now), threshold_option(args));

@@ -63,7 +63,7 @@ bench_row read_kopt_row(const json_reader& entry) {
   row.m_gbps = optional_non_negative(k, "gbps");
   row.m_flops = optional_non_negative(k, "flops");
   row.m_bytes = optional_non_negative(k, "bytes");
-  if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = k.at("pct_of_ceiling").raw();
+  if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = fractions_from_json(k.at("pct_of_ceiling"));
   if (k.has("second_clock")) row.m_second_clock = k.at("second_clock").raw();
   if (k.has("clock")) row.m_clock = k.at("clock").raw();
   if (k.has("flags")) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
@@ -29,7 +30,7 @@ struct bench_row {
   std::optional<double> m_gbps;
   std::optional<double> m_flops;
   std::optional<double> m_bytes;
-  json m_pct_of_ceiling;  // object or null, as written by the bench
+  std::optional<ceiling_fractions> m_pct_of_ceiling;  // as written by the bench; nullopt: no ceilings file
   json m_second_clock;
   json m_clock;
   std::vector<std::string> m_flags;

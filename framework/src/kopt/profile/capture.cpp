@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/process.hpp"
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 #include "static/tool.hpp"
 
 namespace kopt::profile {
@@ -102,7 +102,7 @@ document_settings settings_for(const manifest& m, const settings_request& reques
   s.m_bytes = m.m_bytes;
   s.m_input_dtypes = input_dtypes(m.m_path);
   if (request.m_ceilings_file) {
-    s.m_ceilings = read_ceilings_document(*request.m_ceilings_file);  // every entry checked now, not at use
+    s.m_ceilings = read_ceilings(*request.m_ceilings_file);  // every entry checked now, not at use
     s.m_ceilings_file = *request.m_ceilings_file;
   }
   if (request.m_specs_dir) s.m_specs_dir = *request.m_specs_dir;

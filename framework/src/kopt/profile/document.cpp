@@ -92,7 +92,7 @@ json build_document(const document_settings& settings, const std::vector<benchma
   ceiling_set ceilings;
   json sources = json::object();
   if (settings.m_ceilings) {
-    ceilings.add_ceilings_document(*settings.m_ceilings, settings.m_ceilings_file);
+    ceilings.add_ceilings(*settings.m_ceilings, settings.m_ceilings_file);
     sources["ceilings_file"] = settings.m_ceilings_file;
   }
   std::string spec_note;

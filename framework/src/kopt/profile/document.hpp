@@ -36,7 +36,7 @@ struct document_settings {
   std::string m_flops;   // FLOPS / BYTES expressions of the manifest ("" = not declared)
   std::string m_bytes;
   std::vector<std::string> m_input_dtypes;  // dtypes of the in / inout tensors
-  std::optional<json> m_ceilings;           // a kernelopt.ceilings document
+  std::optional<ceilings_file> m_ceilings;  // --ceilings
   std::string m_ceilings_file;
   std::filesystem::path m_specs_dir;        // framework/specs ("" = none)
   std::string m_device;                     // device name when the CSV lacks it ("" = unknown)

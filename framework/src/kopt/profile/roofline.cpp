@@ -4,12 +4,12 @@
 #include <cmath>
 #include <regex>
 
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 
 namespace kopt::profile {
 
-void ceiling_set::add_ceilings_document(const json& doc, const std::string& file) {
-  for (const ceiling& c : ceilings_from_json(doc, file).m_ceilings) {  // values checked there: finite, > 0
+void ceiling_set::add_ceilings(const ceilings_file& ceilings, const std::string& file) {
+  for (const ceiling& c : ceilings.m_ceilings) {  // values checked where read: finite, > 0
     if (!c.m_value) continue;
     m_values[c.m_name] = {c.m_name, *c.m_value, c.m_unit,
                           (c.m_source == "measured" ? "measured, " : c.m_source + ", ") + file};
@@ -18,20 +18,10 @@ void ceiling_set::add_ceilings_document(const json& doc, const std::string& file
 
 void ceiling_set::add_spec_document(const json& doc, const std::string& file) {
   const json_reader root(doc, file);
-  if (!root.has("values")) return;
-  const json_reader values = root.at("values");
-  if (!values.raw().is_object()) values.fail("expected an object of named values");
   const std::string device = root.has("device") ? root.at("device").as_string() : "?";
-  for (const auto& item : values.raw().items()) {
-    const json_reader entry = values.at(item.key());
-    if (!entry.raw().is_object() || !entry.has("value")) continue;  // notes, or a value the spec sheet lacks
-    if (entry.at("value").raw() == "unknown") continue;               // unknown, with a reason
-    const std::string unit = entry.has("unit") ? entry.at("unit").as_string() : "";
-    if (unit != "B/s" && unit != "FLOP/s") continue;
-    const double value = entry.at("value").as_positive();
-    if (m_values.count(item.key()) != 0) continue;  // measured wins
-    const std::string source = entry.has("source") ? entry.at("source").as_string() : "?";
-    m_values[item.key()] = {item.key(), value, unit, "spec " + device + ": " + source + " (" + file + ")"};
+  for (const ceiling& c : spec_rates(root)) {
+    if (m_values.count(c.m_name) != 0) continue;  // measured wins
+    m_values[c.m_name] = {c.m_name, *c.m_value, c.m_unit, "spec " + device + ": " + c.m_source + " (" + file + ")"};
   }
 }
 

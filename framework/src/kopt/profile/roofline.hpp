@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/profile/ncu_csv.hpp"
 
 namespace kopt::profile {
@@ -28,7 +29,7 @@ struct ceiling_value {
 // kernelopt.spec document (dense rates, dram_bandwidth). Measured wins.
 class ceiling_set {
  public:
-  void add_ceilings_document(const json& doc, const std::string& file);
+  void add_ceilings(const ceilings_file& ceilings, const std::string& file);
   void add_spec_document(const json& doc, const std::string& file);
   [[nodiscard]] std::optional<ceiling_value> find(const std::string& name) const;
   // copy_bandwidth (measured), else dram_bandwidth (spec).

@@ -70,7 +70,7 @@ json to_json(const shape_timing& t) {
           {"samples", t.m_samples},
           {"tflops", number_or_null(t.m_tflops)},
           {"gbps", number_or_null(t.m_gbps)},
-          {"pct_of_ceiling", t.m_pct_of_ceiling},
+          {"pct_of_ceiling", fractions_to_json(t.m_pct_of_ceiling)},
           {"clock", t.m_clock},
           {"second_clock", t.m_second_clock},
           {"flags", t.m_flags},
@@ -100,7 +100,7 @@ shape_timing shape_timing_from_json(const json_reader& node) {
   t.m_samples = node.at("samples").as_count();
   t.m_tflops = optional_non_negative(node, "tflops");
   t.m_gbps = optional_non_negative(node, "gbps");
-  t.m_pct_of_ceiling = node.at("pct_of_ceiling").raw();
+  t.m_pct_of_ceiling = fractions_from_json(node.at("pct_of_ceiling"));
   t.m_clock = node.at("clock").raw();
   t.m_second_clock = node.at("second_clock").raw();
   t.m_flags = strings(node.at("flags"));
@@ -232,7 +232,7 @@ json to_json(const record& r) {
           {"timing", to_json(r.m_timing)},
           {"gate", to_json(r.m_gate)},
           {"env", r.m_env},
-          {"ceilings", r.m_ceilings},
+          {"ceilings", r.m_ceilings ? to_json(*r.m_ceilings) : json(nullptr)},
           {"profile", r.m_profile},
           {"static", r.m_static},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
@@ -263,7 +263,7 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_timing = timing_from_json(root.at("timing"));
   r.m_gate = gate_from_json(root.at("gate"));
   r.m_env = root.at("env").raw();
-  r.m_ceilings = root.at("ceilings").raw();
+  if (!root.at("ceilings").is_null()) r.m_ceilings = ceilings_from_json(root.at("ceilings"));
   r.m_profile = root.at("profile").raw();
   r.m_static = root.at("static").raw();
   if (root.has("failure")) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/source_hash.hpp"
@@ -54,7 +55,7 @@ struct shape_timing {
   std::int64_t m_samples = 0;
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
-  json m_pct_of_ceiling;  // {"copy_bandwidth": 0.81} or null
+  std::optional<ceiling_fractions> m_pct_of_ceiling;  // {"copy_bandwidth": 0.81}; nullopt: no ceilings
   json m_clock;
   json m_second_clock;
   std::vector<std::string> m_flags;
@@ -136,7 +137,7 @@ struct record {
   timing_settings m_timing_settings;
   correctness_summary m_correctness;
   timing_summary m_timing;
-  json m_ceilings;  // the kernelopt.ceilings document, or null
+  std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
   json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)

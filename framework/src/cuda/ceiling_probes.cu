@@ -1,4 +1,4 @@
-#include "cuda/ceilings.hpp"
+#include "cuda/ceiling_probes.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -158,14 +159,20 @@ json read_clocks(int device) {
 
 // Runs `measure`, keeping a failure as a missing value with its reason; the
 // clocks are read before and after.
-measured_ceiling attempt(int device, const std::string& name, const std::string& unit,
-                         const std::function<void(measured_ceiling&)>& measure) {
-  measured_ceiling c;
+ceiling attempt(int device, const std::string& name, const std::string& unit,
+                         const std::function<void(ceiling&)>& measure) {
+  ceiling c;
   c.m_name = name;
   c.m_unit = unit;
+  c.m_source = "measured";
+  c.m_details = json::object();
   c.m_details["clocks_before"] = read_clocks(device);
   try {
     measure(c);
+    if (c.m_value && !(std::isfinite(*c.m_value) && *c.m_value > 0)) {
+      c.m_reason = "the measurement gave " + std::to_string(*c.m_value) + ", not a finite rate > 0";
+      c.m_value.reset();
+    }
   } catch (const std::exception& e) {
     c.m_value.reset();
     c.m_reason = e.what();
@@ -191,7 +198,7 @@ std::vector<std::size_t> copy_sizes(const ceilings_options& o, std::size_t l2_by
   return sizes;
 }
 
-void measure_copy(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, measured_ceiling& c) {
+void measure_copy(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
   int blocks_per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kopt_ceiling_copy, 256, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "sizing the copy kernel");
@@ -248,7 +255,7 @@ void measure_copy(const ceilings_options& o, const cudaDeviceProp& prop, cudaStr
   c.m_details["samples"] = samples;
 }
 
-void measure_fma(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, measured_ceiling& c) {
+void measure_fma(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
   int blocks_per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kopt_ceiling_ffma, k_fma_threads, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "sizing the FMA kernel");
@@ -296,7 +303,7 @@ void fill(void* data, std::size_t count, unsigned seed, int sm_count, cudaStream
 }
 
 void measure_gemm(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, cublasHandle_t handle,
-                  const gemm_kind& kind, measured_ceiling& c) {
+                  const gemm_kind& kind, ceiling& c) {
   const int n = o.m_quick ? 2048 : 8192;
   const int repeats = o.m_quick ? 5 : std::max(10, o.m_repeats / 2);
   const std::size_t count = static_cast<std::size_t>(n) * n;
@@ -352,19 +359,20 @@ std::optional<std::string> device_unavailable_reason(int device) {
   return std::nullopt;
 }
 
-ceilings_result measure_ceilings(const ceilings_options& options) {
+ceilings_file measure_ceilings(const ceilings_options& options) {
   check(cudaSetDevice(options.m_device), "cudaSetDevice", "selecting the GPU");
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, options.m_device), "cudaGetDeviceProperties", "reading the device");
-  ceilings_result r;
-  r.m_device_name = prop.name;
-  r.m_device_uuid = nvml::uuid_text(prop.uuid.bytes);
-  r.m_device_index = options.m_device;
-  r.m_cc_major = prop.major;
-  r.m_cc_minor = prop.minor;
-  r.m_sm_count = prop.multiProcessorCount;
-  r.m_l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
-  r.m_memory_bytes = prop.totalGlobalMem;
+  ceilings_file r;
+  r.m_device = prop.name;
+  ceilings_measurement& facts = r.m_measurement.emplace();
+  facts.m_device_uuid = nvml::uuid_text(prop.uuid.bytes);
+  facts.m_device_index = options.m_device;
+  facts.m_compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  facts.m_sm_count = prop.multiProcessorCount;
+  facts.m_l2_bytes = prop.l2CacheSize;
+  facts.m_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  facts.m_mode = options.m_quick ? "quick (a smoke test with small sizes: not a ceiling)" : "full";
 
   cudaStream_t stream = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", "creating a stream");
@@ -375,14 +383,14 @@ ceilings_result measure_ceilings(const ceilings_options& options) {
       created == CUBLAS_STATUS_SUCCESS ? handle : nullptr, [](cublasHandle_t h) {
         if (h != nullptr) cublasDestroy(h);
       });
-  r.m_cublas_version = cublas_version(handle_owner.get());
+  facts.m_cublas = cublas_version(handle_owner.get());
 
   const int device = options.m_device;
-  r.m_clocks_before = read_clocks(device);
-  r.m_ceilings.push_back(attempt(device, "copy_bandwidth", "B/s", [&](measured_ceiling& c) {
+  const json clocks_before = read_clocks(device);
+  r.m_ceilings.push_back(attempt(device, "copy_bandwidth", "B/s", [&](ceiling& c) {
     measure_copy(options, prop, stream, c);
   }));
-  r.m_ceilings.push_back(attempt(device, "fp32_fma", "FLOP/s", [&](measured_ceiling& c) {
+  r.m_ceilings.push_back(attempt(device, "fp32_fma", "FLOP/s", [&](ceiling& c) {
     measure_fma(options, prop, stream, c);
   }));
   const gemm_kind kinds[] = {
@@ -391,7 +399,7 @@ ceilings_result measure_ceilings(const ceilings_options& options) {
       {"tf32_tensor", CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, 4,
        "fp32 A, B and C, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"}};
   for (const gemm_kind& kind : kinds) {
-    r.m_ceilings.push_back(attempt(device, kind.m_name, "FLOP/s", [&](measured_ceiling& c) {
+    r.m_ceilings.push_back(attempt(device, kind.m_name, "FLOP/s", [&](ceiling& c) {
       if (handle_owner.get() == nullptr) {
         throw device_error(std::string("cublasCreate: ") + cublasGetStatusName(created) + ": " +
                            cublasGetStatusString(created));
@@ -399,34 +407,8 @@ ceilings_result measure_ceilings(const ceilings_options& options) {
       measure_gemm(options, prop, stream, handle_owner.get(), kind, c);
     }));
   }
-  r.m_clocks_after = read_clocks(device);
+  facts.m_clocks = {{"before", clocks_before}, {"after", read_clocks(device)}};
   return r;
-}
-
-json to_json(const ceilings_result& result, const std::string& date) {
-  json ceilings = json::object();
-  for (const measured_ceiling& c : result.m_ceilings) {
-    json entry = {{"value", c.m_value ? json(*c.m_value) : json(nullptr)},
-                  {"unit", c.m_unit},
-                  {"source", "measured"},
-                  {"method", c.m_method}};
-    if (!c.m_value) entry["reason"] = c.m_reason;
-    entry["details"] = c.m_details;
-    ceilings[c.m_name] = entry;
-  }
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.ceilings"},
-          {"device", result.m_device_name},
-          {"device_uuid", result.m_device_uuid},
-          {"device_index", result.m_device_index},
-          {"compute_capability", std::to_string(result.m_cc_major) + "." + std::to_string(result.m_cc_minor)},
-          {"sm_count", result.m_sm_count},
-          {"l2_bytes", result.m_l2_bytes},
-          {"memory_bytes", result.m_memory_bytes},
-          {"date", date},
-          {"cublas", result.m_cublas_version},
-          {"clocks", {{"before", result.m_clocks_before}, {"after", result.m_clocks_after}}},
-          {"ceilings", ceilings}};
 }
 
 }  // namespace kopt::cuda
