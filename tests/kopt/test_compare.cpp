@@ -10,6 +10,14 @@
 namespace kopt::test {
 namespace {
 
+timing_point point(const std::string& impl, const std::string& shape, double median_ns, double noise) {
+  timing_point p{impl, shape, {}};
+  p.m_stats.m_median_ns = median_ns;
+  p.m_stats.m_noise = noise;
+  p.m_stats.m_samples = 100;
+  return p;
+}
+
 TEST(compare_rule, classify) {
   EXPECT_EQ(classify(0.015, 0.001, 0.02), verdict::same);  // within threshold, however sure
   EXPECT_EQ(classify(-0.02, 0.001, 0.02), verdict::same);
@@ -33,16 +41,16 @@ TEST(compare_rule, same_binary_twice_is_never_slower) {
   for (int i = 0; i < 200; ++i) {
     const std::string shape = "n=" + std::to_string(i);
     const double noise = 0.001 + 0.004 * uniform();
-    base.push_back({"v4", shape, 1000.0, noise});
-    next.push_back({"v4", shape, 1000.0 * (1 + 0.04 * (uniform() - 0.5)), noise});  // within +-2%
+    base.push_back(point("v4", shape, 1000.0, noise));
+    next.push_back(point("v4", shape, 1000.0 * (1 + 0.04 * (uniform() - 0.5)), noise));  // within +-2%
   }
   const compare_result result = compute_verdicts(base, next, k_default_threshold);
   EXPECT_FALSE(result.any_slower());
 }
 
 TEST(compare_rule, true_three_percent_slowdown_is_caught) {
-  const std::vector<timing_point> base = {{"v4", "a", 1000.0, 0.004}, {"v4", "b", 2000.0, 0.005}};
-  const std::vector<timing_point> next = {{"v4", "a", 1030.0, 0.004}, {"v4", "b", 2060.0, 0.005}};
+  const std::vector<timing_point> base = {point("v4", "a", 1000.0, 0.004), point("v4", "b", 2000.0, 0.005)};
+  const std::vector<timing_point> next = {point("v4", "a", 1030.0, 0.004), point("v4", "b", 2060.0, 0.005)};
   const compare_result result = compute_verdicts(base, next, k_default_threshold);
   ASSERT_EQ(result.m_rows.size(), 2u);
   EXPECT_EQ(result.m_rows[0].m_verdict, verdict::slower);
@@ -56,8 +64,8 @@ TEST(compare_rule, geomean_row_sees_what_single_rows_cannot) {
   std::vector<timing_point> base;
   std::vector<timing_point> next;
   for (const char* shape : {"a", "b", "c", "d"}) {
-    base.push_back({"v1", shape, 100.0, 0.01});
-    next.push_back({"v1", shape, 102.5, 0.01});
+    base.push_back(point("v1", shape, 100.0, 0.01));
+    next.push_back(point("v1", shape, 102.5, 0.01));
   }
   const compare_result result = compute_verdicts(base, next, k_default_threshold);
   for (const verdict_row& row : result.m_rows) EXPECT_EQ(row.m_verdict, verdict::unsure);  // 2.5% < 3 x 1.41%
@@ -68,8 +76,8 @@ TEST(compare_rule, geomean_row_sees_what_single_rows_cannot) {
 
 TEST(compare_rule, matching_by_impl_and_shape) {
   const std::vector<timing_point> base = {
-      {"v1", "a", 100, 0.001}, {"ref", "a", 500, 0.001}, {"v1", "b", 100, 0.001}};
-  const std::vector<timing_point> next = {{"v1", "a", 90, 0.001}, {"v1", "c", 100, 0.001}};
+      point("v1", "a", 100, 0.001), point("ref", "a", 500, 0.001), point("v1", "b", 100, 0.001)};
+  const std::vector<timing_point> next = {point("v1", "a", 90, 0.001), point("v1", "c", 100, 0.001)};
   const compare_result result = compute_verdicts(base, next, k_default_threshold);
   ASSERT_EQ(result.m_rows.size(), 1u);
   EXPECT_EQ(result.m_rows[0].m_verdict, verdict::faster);
@@ -78,8 +86,8 @@ TEST(compare_rule, matching_by_impl_and_shape) {
 }
 
 TEST(compare_rule, two_single_variant_sets_match_by_shape) {
-  const std::vector<timing_point> base = {{"v1", "a", 100, 0.001}};
-  const std::vector<timing_point> next = {{"v4", "a", 80, 0.001}};
+  const std::vector<timing_point> base = {point("v1", "a", 100, 0.001)};
+  const std::vector<timing_point> next = {point("v4", "a", 80, 0.001)};
   const compare_result result = compute_verdicts(base, next, k_default_threshold);
   ASSERT_EQ(result.m_rows.size(), 1u);
   EXPECT_EQ(result.m_rows[0].m_impl, "v1 -> v4");

@@ -56,6 +56,18 @@ rates compute_rates(double flops, double bytes, double median_ns, const ceilings
   return r;
 }
 
+timing_stats timing_stats_of(const sample_stats& s) {
+  const auto finite = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
+  timing_stats t;
+  t.m_median_ns = s.m_median;
+  t.m_p10_ns = finite(s.m_p10);
+  t.m_p90_ns = finite(s.m_p90);
+  t.m_cv = finite(s.m_cv);
+  t.m_noise = finite(s.m_noise);
+  t.m_samples = static_cast<std::int64_t>(s.m_count);
+  return t;
+}
+
 std::vector<std::string> result_flags(const measurement& m, double max_noise) {
   std::vector<std::string> flags = m.m_flags;
   if (!(m.m_primary.m_stats.m_noise <= max_noise)) flags.emplace_back("noise_above_bound");
@@ -68,15 +80,10 @@ json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_
                     const rates& r, double max_noise) {
   const sample_stats& s = m.m_primary.m_stats;
   json j = identity(spec, impl, shape);
-  j["median_ns"] = number(s.m_median);
+  add_to_json(timing_stats_of(s), j);
   j["mean_ns"] = number(s.m_mean);
   j["min_ns"] = number(s.m_min);
   j["max_ns"] = number(s.m_max);
-  j["p10_ns"] = number(s.m_p10);
-  j["p90_ns"] = number(s.m_p90);
-  j["cv"] = number(s.m_cv);
-  j["noise"] = number(s.m_noise);
-  j["samples"] = s.m_count;
   j["total_time_s"] = number(s.m_total * 1e-9);
   j["stop_reason"] = m.m_primary.m_stop.m_reason;
   // Short kernels take tens of thousands of samples; the file keeps an

@@ -10,6 +10,7 @@
 #include "bench/engine.hpp"
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/timing_stats.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt::bench {
@@ -25,6 +26,9 @@ struct rates {
   std::optional<ceiling_fractions> m_fractions;  // empty optional: no ceilings file
 };
 [[nodiscard]] rates compute_rates(double flops, double bytes, double median_ns, const ceilings_file* limits);
+
+// The row's timing statistics (a value that is not finite: unknown).
+[[nodiscard]] timing_stats timing_stats_of(const sample_stats& stats);
 
 // `flags` of a measurement: the engine's, plus noise_above_bound when the
 // median's noise stayed above max_noise.

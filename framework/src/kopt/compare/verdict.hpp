@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/timing_stats.hpp"
 
 namespace kopt {
 
@@ -28,8 +29,7 @@ enum class verdict { faster, slower, same, unsure };
 struct timing_point {
   std::string m_impl;
   std::string m_shape;
-  double m_median_ns = 0;
-  std::optional<double> m_noise;
+  timing_stats m_stats;  // the verdict uses the median and its noise
 };
 
 struct verdict_row {

@@ -59,13 +59,13 @@ std::vector<std::string> timed_shapes(const manifest& m, const bench_set& bench,
 }
 
 std::optional<double> speedup(const bench_row* other, const bench_row& self) {
-  if (other == nullptr || other->m_error || self.m_median_ns <= 0) return std::nullopt;
-  return other->m_median_ns / self.m_median_ns;
+  if (other == nullptr || other->m_error || self.m_stats.m_median_ns <= 0) return std::nullopt;
+  return other->m_stats.m_median_ns / self.m_stats.m_median_ns;
 }
 
 void add_measured(shape_timing& t, const bench_row* row, const std::string& role) {
   if (row == nullptr || row->m_error || t.measured(row->m_impl) != nullptr) return;
-  t.m_measured_with.push_back({row->m_impl, role, row->m_median_ns, row->m_noise});
+  t.m_measured_with.push_back({row->m_impl, role, row->m_stats.m_median_ns, row->m_stats.m_noise});
 }
 
 json optional_document(const std::optional<std::filesystem::path>& path) {
@@ -111,12 +111,7 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
       timing.m_shapes.push_back(std::move(t));
       continue;
     }
-    t.m_median_ns = row.m_median_ns;
-    t.m_p10_ns = row.m_p10_ns;
-    t.m_p90_ns = row.m_p90_ns;
-    t.m_cv = row.m_cv;
-    t.m_noise = row.m_noise;
-    t.m_samples = row.m_samples;
+    t.m_stats = row.m_stats;
     t.m_tflops = row.m_tflops;
     t.m_gbps = row.m_gbps;
     t.m_pct_of_ceiling = row.m_pct_of_ceiling;

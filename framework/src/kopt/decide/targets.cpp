@@ -128,9 +128,9 @@ target_result evaluate_one(const std::string& target, const timing_summary& timi
 std::map<std::string, double> shape_values(const shape_timing& t) {
   std::map<std::string, double> values;
   add_dims(t.m_shape, values);
-  values["time_ns"] = t.m_median_ns;
-  values["time_us"] = t.m_median_ns / 1e3;
-  values["time_ms"] = t.m_median_ns / 1e6;
+  values["time_ns"] = t.m_stats.m_median_ns;
+  values["time_us"] = t.m_stats.m_median_ns / 1e3;
+  values["time_ms"] = t.m_stats.m_median_ns / 1e6;
   if (t.m_tflops) values["tflops"] = *t.m_tflops;
   if (t.m_gbps) values["gbps"] = *t.m_gbps;
   if (t.m_speedup_vs_reference) values["speedup_vs_reference"] = *t.m_speedup_vs_reference;

@@ -52,13 +52,8 @@ bench_row read_kopt_row(const json_reader& entry) {
     row.m_error = "no median (median_ns is null)";
     return row;
   }
-  row.m_median_ns = k.at("median_ns").as_positive();
+  row.m_stats = timing_stats_from_json(k);
   for (const char* key : {"mean_ns", "min_ns", "max_ns"}) (void)optional_positive(k, key);  // checked, not kept
-  row.m_p10_ns = optional_positive(k, "p10_ns");
-  row.m_p90_ns = optional_positive(k, "p90_ns");
-  row.m_cv = optional_non_negative(k, "cv");
-  row.m_noise = optional_non_negative(k, "noise");  // null: not defined (too few samples)
-  row.m_samples = k.at("samples").as_count();
   row.m_tflops = optional_non_negative(k, "tflops");
   row.m_gbps = optional_non_negative(k, "gbps");
   row.m_flops = optional_non_negative(k, "flops");
@@ -107,10 +102,10 @@ bench_row read_plain_row(const json_reader& entry) {
     row.m_error = entry.has("error_message") ? entry.at("error_message").as_string() : "error";
     return row;
   }
-  row.m_median_ns =
+  row.m_stats.m_median_ns =
       to_ns(entry.at("real_time").as_positive(), entry.at("time_unit").as_string(), entry.at("time_unit"));
-  if (!std::isfinite(row.m_median_ns)) entry.at("real_time").fail("beyond the range of a double in ns");
-  row.m_samples = entry.has("repetitions") ? entry.at("repetitions").as_count() : 1;
+  if (!std::isfinite(row.m_stats.m_median_ns)) entry.at("real_time").fail("beyond the range of a double in ns");
+  row.m_stats.m_samples = entry.has("repetitions") ? entry.at("repetitions").as_count() : 1;
   return row;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/timing_stats.hpp"
 #include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
@@ -20,12 +21,7 @@ struct bench_row {
   std::string m_role;  // variant | reference | baseline | "" (plain Google Benchmark)
   std::string m_shape;
   std::optional<std::string> m_error;  // the benchmark failed or was skipped
-  double m_median_ns = 0;
-  std::optional<double> m_p10_ns;
-  std::optional<double> m_p90_ns;
-  std::optional<double> m_cv;
-  std::optional<double> m_noise;  // relative standard error of the median
-  std::int64_t m_samples = 0;
+  timing_stats m_stats;  // plain Google Benchmark: real_time as the median, repetitions as samples
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
   std::optional<double> m_flops;

@@ -140,7 +140,7 @@ versus_best compare_with_best(const record& c, const std::string& best) {
     // Interleaved rounds: the round-by-round ratio, and the spread between
     // rounds counts as noise too. Else (older records) the two medians.
     const bool paired = s.m_paired_vs_best && s.m_paired_vs_best->m_impl == best;
-    const double speedup = paired ? s.m_paired_vs_best->m_speedup : b->m_median_ns / s.m_median_ns;
+    const double speedup = paired ? s.m_paired_vs_best->m_speedup : b->m_median_ns / s.m_stats.m_median_ns;
     v.m_speedups.push_back(speedup);
     if (paired) ++v.m_paired;
     // Paired rounds: the spread between rounds is the noise of the ratio
@@ -148,8 +148,8 @@ versus_best compare_with_best(const record& c, const std::string& best) {
     // two medians' own noise would count drift that the pairing cancels.
     if (paired) {
       v.m_noise = std::max(v.m_noise, s.m_paired_vs_best->m_noise);
-    } else if (s.m_noise && b->m_noise) {
-      v.m_noise = std::max(v.m_noise, std::hypot(*s.m_noise, *b->m_noise));
+    } else if (s.m_stats.m_noise && b->m_noise) {
+      v.m_noise = std::max(v.m_noise, std::hypot(*s.m_stats.m_noise, *b->m_noise));
     } else {
       v.m_noise_known = false;
     }
@@ -224,7 +224,7 @@ std::string clock_problem(const shape_timing& s) {
   const bool more = difference > k_clock_reject;
   if (!more && streams.size() <= 1) return {};
   const json cupti = second.value("median_ns", json(nullptr));
-  return s.m_shape + ": events " + format_time_ns(s.m_median_ns) + ", CUPTI " +
+  return s.m_shape + ": events " + format_time_ns(s.m_stats.m_median_ns) + ", CUPTI " +
          format_time_ns(cupti.is_number() ? std::optional<double>(cupti.get<double>()) : std::nullopt) + " (" +
          format_percent(difference, true) + ")" +
          (streams.size() > 1 ? ", kernels on " + std::to_string(streams.size()) + " streams" : std::string());

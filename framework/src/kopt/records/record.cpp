@@ -60,28 +60,22 @@ json to_json(const shape_timing& t) {
                         {"median_ns", m.m_median_ns},
                         {"noise", number_or_null(m.m_noise)}});
   }
-  return {{"shape", t.m_shape},
-          {"error", nullptr},
-          {"median_ns", t.m_median_ns},
-          {"p10_ns", number_or_null(t.m_p10_ns)},
-          {"p90_ns", number_or_null(t.m_p90_ns)},
-          {"cv", number_or_null(t.m_cv)},
-          {"noise", number_or_null(t.m_noise)},
-          {"samples", t.m_samples},
-          {"tflops", number_or_null(t.m_tflops)},
-          {"gbps", number_or_null(t.m_gbps)},
-          {"pct_of_ceiling", fractions_to_json(t.m_pct_of_ceiling)},
-          {"clock", t.m_clock},
-          {"second_clock", t.m_second_clock},
-          {"flags", t.m_flags},
-          {"speedup",
-           {{"parent", number_or_null(t.m_speedup_vs_parent)},
-            {"best_so_far", number_or_null(t.m_speedup_vs_best)},
-            {"reference", number_or_null(t.m_speedup_vs_reference)},
-            {"baselines", baselines}}},
-          {"measured_with", measured},
-          {"output_check", output_check_json(t)},
-          {"paired_vs_best", to_json(t.m_paired_vs_best)}};
+  json j = {{"shape", t.m_shape}, {"error", nullptr}};
+  add_to_json(t.m_stats, j);
+  j["tflops"] = number_or_null(t.m_tflops);
+  j["gbps"] = number_or_null(t.m_gbps);
+  j["pct_of_ceiling"] = fractions_to_json(t.m_pct_of_ceiling);
+  j["clock"] = t.m_clock;
+  j["second_clock"] = t.m_second_clock;
+  j["flags"] = t.m_flags;
+  j["speedup"] = {{"parent", number_or_null(t.m_speedup_vs_parent)},
+                  {"best_so_far", number_or_null(t.m_speedup_vs_best)},
+                  {"reference", number_or_null(t.m_speedup_vs_reference)},
+                  {"baselines", baselines}};
+  j["measured_with"] = measured;
+  j["output_check"] = output_check_json(t);
+  j["paired_vs_best"] = to_json(t.m_paired_vs_best);
+  return j;
 }
 
 shape_timing shape_timing_from_json(const json_reader& node) {
@@ -92,12 +86,7 @@ shape_timing shape_timing_from_json(const json_reader& node) {
     t.m_error = node.at("error").as_string();
     return t;
   }
-  t.m_median_ns = node.at("median_ns").as_positive();
-  t.m_p10_ns = optional_positive(node, "p10_ns");
-  t.m_p90_ns = optional_positive(node, "p90_ns");
-  t.m_cv = optional_non_negative(node, "cv");
-  t.m_noise = optional_non_negative(node, "noise");
-  t.m_samples = node.at("samples").as_count();
+  t.m_stats = timing_stats_from_json(node);
   t.m_tflops = optional_non_negative(node, "tflops");
   t.m_gbps = optional_non_negative(node, "gbps");
   t.m_pct_of_ceiling = fractions_from_json(node.at("pct_of_ceiling"));

@@ -12,6 +12,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/source_hash.hpp"
@@ -47,12 +48,7 @@ struct shape_timing {
   std::optional<std::string> m_output_check;
   std::optional<std::string> m_output_detail;
   std::optional<paired_timing> m_paired_vs_best;
-  double m_median_ns = 0;
-  std::optional<double> m_p10_ns;
-  std::optional<double> m_p90_ns;
-  std::optional<double> m_cv;
-  std::optional<double> m_noise;
-  std::int64_t m_samples = 0;
+  timing_stats m_stats;
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
   std::optional<ceiling_fractions> m_pct_of_ceiling;  // {"copy_bandwidth": 0.81}; nullopt: no ceilings
