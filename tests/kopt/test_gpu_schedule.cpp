@@ -59,6 +59,7 @@ class overlap_cli : public ::testing::Test {
                       {"kopt",
                        {{"schema_version", 1},
                         {"kind", "kernelopt.bench"},
+                        {"kernel", "softmax"},
                         {"gpu", {{"index", 0}, {"uuid", uuid}, {"ctest_allocation", "id:0,slots:4"}}},
                         {"started_unix_ns", start},
                         {"finished_unix_ns", end}}}};
@@ -87,7 +88,7 @@ TEST_F(overlap_cli, exit_code_says_whether_runs_overlapped) {
 
 TEST_F(overlap_cli, a_missing_field_names_the_file_and_the_field) {
   const fs::path old = m_dir / "old.json";
-  write_text(old, R"({"benchmarks": [], "kopt": {"schema_version": 1, "kind": "kernelopt.bench",
+  write_text(old, R"({"benchmarks": [], "kopt": {"schema_version": 1, "kind": "kernelopt.bench", "kernel": "k",
                        "gpu": {"index": 0, "uuid": "GPU-0"}, "finished_unix_ns": 5}})");
   const run_result r = run_kopt({"overlap", old.string()});
   EXPECT_EQ(r.m_code, 2);

@@ -6,7 +6,7 @@
 namespace kopt::bench {
 
 // Google Benchmark main for a host-backend kernel: steady clock, caches
-// flushed before each sample, the JSON completed with kopt fields
+// flushed before each sample, the JSON written with kopt fields
 // (docs/benchmarking.md). Exit status as run_main (driver.hpp).
 int run_host_main(const kernel_spec& spec, int argc, char** argv);
 

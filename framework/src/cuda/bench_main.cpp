@@ -64,12 +64,15 @@ class cuda_engine final : public bench::timing_engine {
         m_use_cupti(!opts.m_no_cupti) {}
 
   [[nodiscard]] json timing_fields() const override {
-    return {{"l2_flush_bytes", m_timer.l2_flush_bytes()},
-            {"l2_bytes", m_timer.l2_bytes()},
+    return {{"l2_bytes", m_timer.l2_bytes()},
             {"clock", "cuda_event"},
             {"clock_resolution_ns", event_timer::k_resolution_ns},
             {"launch_blocking_timeout_s", event_timer::k_block_timeout_s},
             {"second_clock", m_use_cupti ? "cupti" : "off"}};
+  }
+
+  [[nodiscard]] std::optional<std::int64_t> l2_flush_bytes() const override {
+    return static_cast<std::int64_t>(m_timer.l2_flush_bytes());
   }
 
   [[nodiscard]] double resolution_ns() const override { return event_timer::k_resolution_ns; }

@@ -102,9 +102,10 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
     const bench_row& row = *bench.find(variant, shape);
     shape_timing t;
     t.m_shape = shape;
-    if (!row.m_output_check.empty()) {
-      t.m_output_check = row.m_output_check;
-      if (!row.m_output_detail.empty()) t.m_output_detail = row.m_output_detail;
+    if (row.m_output_check) {
+      t.m_output_check = row.m_output_check->m_status;
+      const std::string detail = row.m_output_check->explanation();
+      if (!detail.empty()) t.m_output_detail = detail;
     }
     if (row.m_error) {
       t.m_error = row.m_error;

@@ -33,34 +33,6 @@ json tolerance_from_json(const json_reader& node) {
   return node.raw();
 }
 
-bool timing_settings::same_as(const timing_settings& other) const {
-  const bool l2_same =
-      !m_l2_flush_bytes || !other.m_l2_flush_bytes || *m_l2_flush_bytes == *other.m_l2_flush_bytes;
-  return m_min_samples == other.m_min_samples && m_min_time_s == other.m_min_time_s &&
-         m_max_noise == other.m_max_noise && m_timeout_s == other.m_timeout_s &&
-         m_warmup_samples == other.m_warmup_samples && l2_same;
-}
-
-json to_json(const timing_settings& s) {
-  return {{"min_samples", s.m_min_samples},
-          {"min_time_s", s.m_min_time_s},
-          {"max_noise", s.m_max_noise},
-          {"timeout_s", s.m_timeout_s},
-          {"warmup_samples", s.m_warmup_samples},
-          {"l2_flush_bytes", s.m_l2_flush_bytes ? json(*s.m_l2_flush_bytes) : json(nullptr)}};
-}
-
-timing_settings timing_settings_from_json(const json_reader& node) {
-  timing_settings s;
-  s.m_min_samples = node.at("min_samples").as_count();
-  s.m_min_time_s = node.at("min_time_s").as_non_negative();
-  s.m_max_noise = node.at("max_noise").as_non_negative();
-  s.m_timeout_s = node.at("timeout_s").as_positive();
-  s.m_warmup_samples = node.at("warmup_samples").as_non_negative_integer();
-  if (node.has("l2_flush_bytes")) s.m_l2_flush_bytes = node.at("l2_flush_bytes").as_non_negative_integer();
-  return s;
-}
-
 int manifest::variant_index(const std::string& name) const {
   for (std::size_t i = 0; i < m_variants.size(); ++i) {
     if (m_variants[i].m_name == name) return static_cast<int>(i);

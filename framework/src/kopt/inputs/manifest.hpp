@@ -9,22 +9,10 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/timing_settings.hpp"
 
 namespace kopt {
 
-struct timing_settings {
-  std::int64_t m_min_samples = 0;
-  double m_min_time_s = 0;
-  double m_max_noise = 0;
-  double m_timeout_s = 0;
-  std::int64_t m_warmup_samples = 0;
-  std::optional<std::int64_t> m_l2_flush_bytes;  // known once a benchmark ran
-
-  // NOTE: l2_flush_bytes is compared only when both sides know it.
-  [[nodiscard]] bool same_as(const timing_settings& other) const;
-};
-[[nodiscard]] json to_json(const timing_settings& settings);
-[[nodiscard]] timing_settings timing_settings_from_json(const json_reader& node);
 // A declared tolerance: null, or an object whose rtol / atol / max_rel_l2
 // (when present) are finite and >= 0; throws format_error naming the field.
 [[nodiscard]] json tolerance_from_json(const json_reader& node);
