@@ -305,7 +305,7 @@ document_settings softmax_settings() {
 benchmark_input input(const std::string& impl, const std::string& shape, const std::string& file) {
   benchmark_input in;
   in.m_impl = impl;
-  in.m_shape = shape;
+  in.m_shape = shape::parse(shape);
   in.m_name = "softmax/" + impl + "/" + shape;
   in.m_csv = read_data(file);
   in.m_csv_file = file;
@@ -346,7 +346,7 @@ TEST(Document, SeveralImplementationsAndFailures) {
                                          input("v2", "rows=8192,cols=8192", "softmax_v2_high_throughput.csv")};
   benchmark_input failed;
   failed.m_impl = "v0";
-  failed.m_shape = "rows=8192,cols=8192";
+  failed.m_shape = shape::parse("rows=8192,cols=8192");
   failed.m_name = "softmax/v0/rows=8192,cols=8192";
   failed.m_error = "ncu: the application crashed";
   inputs.push_back(failed);

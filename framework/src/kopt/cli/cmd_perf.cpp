@@ -41,7 +41,7 @@ std::vector<std::string> compared_impls(const manifest& m, const record& best) {
 std::vector<timing_point> points_of(const std::string& impl, const timing_summary& timing) {
   std::vector<timing_point> points;
   for (const shape_timing& s : timing.m_shapes) {
-    if (!s.m_error) points.push_back({impl, s.m_shape, s.m_stats});
+    if (!s.m_error) points.push_back({impl, s.m_shape.text(), s.m_stats});
   }
   return points;
 }

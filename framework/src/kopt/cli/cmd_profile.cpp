@@ -87,7 +87,7 @@ int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& /
       throw usage_error("--csv '" + entry + "': the benchmark name must be " + m.m_kernel + "/<impl>/<shape>");
     }
     in.m_impl = in.m_name.substr(first + 1, second - first - 1);
-    in.m_shape = in.m_name.substr(second + 1);
+    in.m_shape = shape::parse(in.m_name.substr(second + 1));
     in.m_csv_file = file;
     in.m_csv = read_text(file);
     inputs.push_back(std::move(in));

@@ -126,7 +126,7 @@ std::vector<timing_point> load_timing_points(const std::filesystem::path& path) 
     check_kind(doc, path, "kernelopt.record", k_record_schema_version);
     const record r = record_from_json(doc, path.string());
     for (const shape_timing& s : r.m_timing.m_shapes) {
-      if (!s.m_error) points.push_back({r.m_variant, s.m_shape, s.m_stats});
+      if (!s.m_error) points.push_back({r.m_variant, s.m_shape.text(), s.m_stats});
     }
     return points;
   }

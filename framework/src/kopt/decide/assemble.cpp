@@ -101,7 +101,7 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
   for (const std::string& shape : shapes) {
     const bench_row& row = *bench.find(variant, shape);
     shape_timing t;
-    t.m_shape = shape;
+    t.m_shape = kopt::shape::parse(shape);
     if (row.m_output_check) {
       t.m_output_check = row.m_output_check->m_status;
       const std::string detail = row.m_output_check->explanation();
@@ -206,7 +206,7 @@ record assemble_record(const manifest& m, const record_set& records, const recor
     r.m_timing.m_bench_file = "";
     for (const std::string& shape : m.m_shapes) {
       shape_timing t;
-      t.m_shape = shape;
+      t.m_shape = kopt::shape::parse(shape);
       t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
       r.m_timing.m_shapes.push_back(std::move(t));
     }

@@ -11,8 +11,8 @@
 namespace kopt {
 namespace {
 
-void add_dims(const std::string& shape, std::map<std::string, double>& values) {
-  for (const auto& [name, value] : shape_dims(shape)) values[name] = value;
+void add_dims(const shape& at, std::map<std::string, double>& values) {
+  for (const auto& [name, value] : at.values()) values[name] = value;
 }
 
 bool compare(double lhs, const std::string& op, double rhs) {
@@ -109,12 +109,12 @@ target_result evaluate_one(const std::string& target, const timing_summary& timi
       rhs = evaluate(parts.m_rhs, values);
     } catch (const expr_error& error) {
       unknown = true;
-      result.m_details.push_back(shape.m_shape + ": " + error.what());
+      result.m_details.push_back(shape.m_shape.text() + ": " + error.what());
       continue;
     }
     const bool holds = compare(lhs, parts.m_op, rhs);
     unmet = unmet || !holds;
-    result.m_details.push_back(shape.m_shape + ": " + describe_side(parts.m_lhs, lhs) + ", " +
+    result.m_details.push_back(shape.m_shape.text() + ": " + describe_side(parts.m_lhs, lhs) + ", " +
                                describe_side(parts.m_rhs, rhs) + (holds ? ": holds" : ": does not hold"));
   }
   if (!timed) return {target, "unknown", {"no timed shape"}};

@@ -136,12 +136,12 @@ json capture(const manifest& m, const capture_request& request, document_setting
 
   std::vector<benchmark_input> inputs;
   for (const std::string& impl : impls) {
-    for (const std::string& shape : shapes) {
+    for (const std::string& text : shapes) {
       benchmark_input in;
       in.m_impl = impl;
-      in.m_shape = shape;
-      in.m_name = m.m_kernel + "/" + impl + "/" + shape;
-      const std::string base = (work / safe_file_name(impl + "." + shape)).string();
+      in.m_shape = shape::parse(text);
+      in.m_name = m.m_kernel + "/" + impl + "/" + text;
+      const std::string base = (work / safe_file_name(impl + "." + text)).string();
       in.m_report = base + ".ncu-rep";
       std::vector<std::string> argv = {ncu, "--clock-control", "none", "--profile-from-start", "off"};
       for (const std::string& section : k_sections) {

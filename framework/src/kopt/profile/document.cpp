@@ -52,13 +52,13 @@ json unavailable_json(const std::string& kernel, const std::string& reason) {
 
 namespace {
 
-std::optional<double> work(const std::string& expression, const std::string& shape, std::string& why) {
+std::optional<double> work(const std::string& expression, const shape& at, std::string& why) {
   if (expression.empty()) {
     why = "the kernel declares no FLOPS/BYTES";
     return std::nullopt;
   }
   try {
-    return evaluate(expression, shape_dims(shape));
+    return evaluate(expression, at.values());
   } catch (const std::exception& e) {
     why = e.what();
     return std::nullopt;
@@ -116,7 +116,7 @@ json build_document(const document_settings& settings, const std::vector<benchma
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const benchmark_input& in = inputs[i];
     if (std::find(impl_order.begin(), impl_order.end(), in.m_impl) == impl_order.end()) impl_order.push_back(in.m_impl);
-    json entry = {{"name", in.m_name}, {"impl", in.m_impl}, {"shape", in.m_shape},
+    json entry = {{"name", in.m_name}, {"impl", in.m_impl}, {"shape", in.m_shape.text()},
                   {"report", in.m_report.empty() ? json(nullptr) : json(in.m_report)}};
     if (!errors[i].empty()) {
       entry["status"] = "failed";
@@ -167,7 +167,7 @@ json build_document(const document_settings& settings, const std::vector<benchma
       json r = to_json(p);
       r["compute_ceiling"]["why"] = choice.m_why;
       entry["roofline"] = r;
-      gaps[in.m_impl].push_back({{"shape", in.m_shape}, {"gap", p.m_gap}, {"bound", p.m_bound}});
+      gaps[in.m_impl].push_back({{"shape", in.m_shape.text()}, {"gap", p.m_gap}, {"bound", p.m_bound}});
     } else {
       entry["roofline"] = nullptr;
       entry["roofline_unavailable"] = roofline_missing;

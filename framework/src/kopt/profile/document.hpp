@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "core/shape.hpp"
 #include "kopt/profile/bottleneck.hpp"
 #include "kopt/profile/roofline.hpp"
 
@@ -24,7 +25,7 @@ namespace kopt::profile {
 struct benchmark_input {
   std::string m_name;
   std::string m_impl;
-  std::string m_shape;            // "rows=4096,cols=4096"
+  shape m_shape;                  // "rows=4096,cols=4096", parsed once
   std::optional<std::string> m_csv;  // ncu's raw CSV page of the launch; nullopt: see m_error
   std::string m_csv_file;         // where it came from, for messages
   std::string m_error;            // why there is no CSV

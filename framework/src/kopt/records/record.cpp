@@ -50,7 +50,7 @@ void read_output_check(const json_reader& node, shape_timing& t) {
 }
 
 json to_json(const shape_timing& t) {
-  if (t.m_error) return {{"shape", t.m_shape}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
+  if (t.m_error) return {{"shape", t.m_shape.text()}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
   json baselines = json::object();
   for (const auto& [name, value] : t.m_speedup_vs_baselines) baselines[name] = number_or_null(value);
   json measured = json::array();
@@ -60,7 +60,7 @@ json to_json(const shape_timing& t) {
                         {"median_ns", m.m_median_ns},
                         {"noise", number_or_null(m.m_noise)}});
   }
-  json j = {{"shape", t.m_shape}, {"error", nullptr}};
+  json j = {{"shape", t.m_shape.text()}, {"error", nullptr}};
   add_to_json(t.m_stats, j);
   j["tflops"] = number_or_null(t.m_tflops);
   j["gbps"] = number_or_null(t.m_gbps);
@@ -80,7 +80,7 @@ json to_json(const shape_timing& t) {
 
 shape_timing shape_timing_from_json(const json_reader& node) {
   shape_timing t;
-  t.m_shape = node.at("shape").as_string();
+  t.m_shape = shape::parse(node.at("shape").as_string());
   read_output_check(node, t);
   if (node.has("error")) {
     t.m_error = node.at("error").as_string();

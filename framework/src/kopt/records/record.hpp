@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "core/shape.hpp"
 #include "formats/ceilings.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
@@ -41,7 +42,7 @@ struct paired_timing {
 };
 
 struct shape_timing {
-  std::string m_shape;
+  shape m_shape;  // as declared; its dimensions parsed once, where read
   std::optional<std::string> m_error;  // the benchmark of this shape failed
   // The benchmark's own check of what it timed: pass | fail | unavailable;
   // nullopt when the bench file had none (schema 1 records).

@@ -26,7 +26,7 @@ std::optional<double> geomean_of(const std::vector<shape_timing>& shapes,
 std::optional<double> across_runs(const record& root, const record& r) {
   std::vector<double> ratios;
   for (const shape_timing& s : r.m_timing.m_shapes) {
-    const shape_timing* base = root.m_timing.find(s.m_shape);
+    const shape_timing* base = root.m_timing.find(s.m_shape.text());
     if (s.m_error || base == nullptr || base->m_error) continue;
     ratios.push_back(base->m_stats.m_median_ns / s.m_stats.m_median_ns);
   }
@@ -75,7 +75,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     if (const record* r = records.at(i)) {
       for (const shape_timing& s : r->m_timing.m_shapes) {
         if (std::find(report.m_shapes.begin(), report.m_shapes.end(), s.m_shape) == report.m_shapes.end()) {
-          report.m_shapes.push_back(s.m_shape);
+          report.m_shapes.push_back(s.m_shape.text());
         }
       }
     }
