@@ -24,12 +24,44 @@ const std::vector<field_doc> k_header_fields = {
     {"finished_unix_ns", "integer", "wall clock when it ended"},
 };
 
+const std::vector<field_doc> k_file_fields = {
+    {"context", "object", "Google Benchmark's context (date, host, CPUs, caches, load, custom context)"},
+    {"kopt", "object", "KernelOpt's top-level object (absent in plain Google Benchmark JSON)"},
+    {"benchmarks", "array", "one entry per run Google Benchmark reported"},
+};
+
+const std::vector<field_doc> k_run_fields = {
+    {"name", "string", "`<k>/<impl>/<shape>/iterations:1/manual_time`"},
+    {"family_index", "integer", "Google Benchmark's benchmark family"},
+    {"per_family_instance_index", "integer", "the instance within the family"},
+    {"run_name", "string", "the run's name (without the aggregate suffix)"},
+    {"run_type", "string", "`iteration`, or `aggregate` (`--benchmark_repetitions`)"},
+    {"repetitions", "integer", "repetitions of the benchmark"},
+    {"repetition_index", "integer", "iteration runs: which repetition"},
+    {"threads", "integer", "threads (1)"},
+    {"aggregate_name", "string", "aggregate runs: `mean`, `median`, `stddev`, `cv`"},
+    {"aggregate_unit", "string", "aggregate runs: `time` or `percentage`"},
+    {"error_occurred", "boolean", "only when the benchmark failed (SkipWithError)"},
+    {"error_message", "string", "why it failed"},
+    {"skipped", "boolean", "only when skipped with a message (Google Benchmark 1.8)"},
+    {"skip_message", "string", "why it was skipped"},
+    {"iterations", "integer", "iterations (1)"},
+    {"real_time", "number", "the median of the samples, in `time_unit`"},
+    {"cpu_time", "number", "the host CPU time of all the sampling, in `time_unit`"},
+    {"time_unit", "string", "`ns`, `us`, `ms` or `s`"},
+    {"label", "string", "only when the benchmark set one"},
+    {"kopt", "object", "iteration runs of `<k>_kopt_bench`: KernelOpt's row"},
+};
+
 const std::vector<field_doc> k_row_fields = {
     {"kernel", "string", "the kernel"},
     {"impl", "string", "the implementation (variant, reference or baseline name)"},
     {"role", "string", "`variant`, `reference` or `baseline`"},
     {"shape", "string", "the shape as declared (`rows=4096,cols=4096`)"},
     {"dims", "object", "the shape's dimensions by name"},
+    {"error", "string", "only when the benchmark failed: why (no timing then)"},
+    {"mode", "string", "only with `--kopt_profile`: `profile` (no timing)"},
+    {"launches_profiled", "integer", "only with `--kopt_profile`: 1"},
     {"mean_ns", "number | null", "mean of the samples, ns"},
     {"min_ns", "number | null", "fastest sample, ns"},
     {"max_ns", "number | null", "slowest sample, ns"},
@@ -381,8 +413,9 @@ bench_result read_bench_result(const std::filesystem::path& path) {
 }
 
 std::vector<format_table> bench_tables() {
-  return {{"kernelopt.bench", k_header_fields},
-          timing_settings_table("kernelopt.bench: timing"),
+  return {{"Benchmark JSON", k_file_fields},
+          {"kernelopt.bench", k_header_fields},
+          {"kernelopt.bench: benchmarks[]", k_run_fields},
           {"kernelopt.bench: benchmarks[].kopt", k_row_fields},
           {"kernelopt.bench: benchmarks[].kopt.output_check", k_output_check_fields},
           {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields}};

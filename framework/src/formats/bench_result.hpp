@@ -161,7 +161,8 @@ struct bench_result {
 [[nodiscard]] gbench_run gbench_run_from_json(const json_reader& run);
 [[nodiscard]] bench_result read_bench_result(const std::filesystem::path& path);
 
-// Tables: the top-level kopt object, its timing, a row, output_check, rounds.
+// Tables: the file, the top-level kopt object, a run, its kopt row, output_check, rounds
+// (the timing settings and statistics have their own tables).
 [[nodiscard]] std::vector<format_table> bench_tables();
 
 }  // namespace kopt

@@ -30,8 +30,8 @@ timing_settings timing_settings_from_json(const json_reader& node) {
   return s;
 }
 
-format_table timing_settings_table(const std::string& title) {
-  return {title,
+format_table timing_settings_table() {
+  return {"timing settings",
           {{"min_samples", "integer", "samples before sampling may stop (>= 1)"},
            {"min_time_s", "number", "accumulated sample time before sampling may stop"},
            {"max_noise", "number", "sampling stops once the median's noise is below this"},

@@ -26,6 +26,8 @@ struct timing_settings {
 [[nodiscard]] json to_json(const timing_settings& settings);
 [[nodiscard]] timing_settings timing_settings_from_json(const json_reader& node);
 
-[[nodiscard]] format_table timing_settings_table(const std::string& title);
+// One table: the manifest's `timing`, the bench's `kopt.timing` (before the
+// engine's fields) and the record's `timing_settings` hold these fields.
+[[nodiscard]] format_table timing_settings_table();
 
 }  // namespace kopt

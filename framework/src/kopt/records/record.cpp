@@ -5,6 +5,67 @@
 namespace kopt {
 namespace {
 
+const std::vector<field_doc> k_record_fields = {
+    {"schema_version", "integer", "2 (records of schema 1 are read with the rules of schema 1)"},
+    {"kind", "string", "`kernelopt.record`"},
+    {"kernel", "string", "the kernel"},
+    {"variant", "string", "the variant"},
+    {"parent", "string | null", "the variant it was derived from"},
+    {"hypothesis", "string | null", "what should move and by how much"},
+    {"methods", "array", "the METHODS it claims"},
+    {"source", "object", "`sha256` over its sources, and each file's"},
+    {"created_utc", "string", "when it was recorded"},
+    {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
+    {"shapes", "array", "the declared shapes when recorded"},
+    {"seeds", "array", "the declared seeds"},
+    {"tolerance", "object | null", "the declared tolerance"},
+    {"timing_settings", "object", "the timing settings it was benchmarked with"},
+    {"correctness", "object", "per-shape correctness summarized from the results"},
+    {"timing", "object", "per-shape timing from the benchmark file"},
+    {"gate", "object", "the decision when recorded"},
+    {"env", "object", "the `kernelopt.env` document, or why there is none"},
+    {"ceilings", "object | null", "the `kernelopt.ceilings` document (with spec rates)"},
+    {"profile", "object", "the `kernelopt.profile` document, or why there is none"},
+    {"static", "object", "the `kernelopt.static` document, or why there is none"},
+    {"failure", "object | null", "`{step, cause}` when a step did not finish"},
+};
+
+const std::vector<field_doc> k_timing_fields = {
+    {"bench_file", "string", "the benchmark file's base name"},
+    {"device", "string | null", "the device it was timed on"},
+    {"gpu", "object | null", "which GPU (the bench's `kopt.gpu`)"},
+    {"quick", "boolean", "only the quick shapes were timed"},
+    {"best_so_far", "string | null", "the best variant when recorded"},
+    {"shapes", "array", "per timed shape, in manifest order"},
+};
+
+const std::vector<field_doc> k_shape_fields = {
+    {"shape", "string", "the shape as declared"},
+    {"error", "string | null", "why this shape's benchmark failed (then no timing)"},
+    {"tflops", "number | null", "from the benchmark"},
+    {"gbps", "number | null", "from the benchmark"},
+    {"pct_of_ceiling", "object | null", "the benchmark's, or computed from `--ceilings`"},
+    {"clock", "object | null", "the benchmark's NVML clock record"},
+    {"second_clock", "object", "the benchmark's second clock"},
+    {"flags", "array", "the benchmark's flags"},
+    {"speedup", "object", "`parent`, `best_so_far`, `reference`, `baselines`: other median / this median"},
+    {"measured_with", "array", "`{impl, role, median_ns, noise}` of the others timed in the same file"},
+    {"output_check", "object | null", "`{status, detail}` from the benchmark row"},
+    {"paired_vs_best", "object | null", "`{impl, speedup, noise, rounds}`: round by round against the best"},
+};
+
+const std::vector<field_doc> k_gate_fields = {
+    {"decision", "string", "`ACCEPT` or `REJECT`"},
+    {"reasons", "array", "REJECT: every failed rule's detail; ACCEPT: every rule's"},
+    {"notices", "array", "stagnation, target met, quick shapes"},
+    {"checks", "array", "`{rule, ok, detail}` for every rule"},
+    {"best_so_far", "string | null", "the record it was compared with"},
+    {"best_after", "string | null", "the best once this decision stands"},
+    {"targets", "array", "`{target, status, details}`: each TARGET on `best_after`"},
+    {"target_met", "boolean", "every TARGET met"},
+    {"evaluated_utc", "string", "when the gate ran"},
+};
+
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
 // Optional values: null or absent is "not defined"; present, they must be in range.
@@ -266,6 +327,13 @@ record read_record(const std::filesystem::path& path) {
   const json doc = read_json_file(path);
   check_kind(doc, path, "kernelopt.record", k_record_schema_version);
   return record_from_json(doc, path.string());
+}
+
+std::vector<format_table> record_tables() {
+  return {{"kernelopt.record", k_record_fields},
+          {"kernelopt.record: timing", k_timing_fields},
+          {"kernelopt.record: timing.shapes[]", k_shape_fields},
+          {"kernelopt.record: gate", k_gate_fields}};
 }
 
 }  // namespace kopt

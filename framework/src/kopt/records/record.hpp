@@ -13,6 +13,7 @@
 #include "core/json_io.hpp"
 #include "core/shape.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/field_doc.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
@@ -149,5 +150,9 @@ struct record {
 [[nodiscard]] record record_from_json(const json& doc, const std::string& file);
 // Reads, checks kind and schema_version, converts. Throws format_error.
 [[nodiscard]] record read_record(const std::filesystem::path& path);
+
+// Tables (docs/formats.md): the record, its timing, a timed shape (with the
+// timing statistics' own table), the gate.
+[[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt
