@@ -94,7 +94,8 @@ TEST(ceilings, values_names_and_units_are_checked_on_read) {
             "c.json: /ceilings/copy_bandwidth/unit: expected \"B/s\" or \"FLOP/s\", got \"GB/s\"");
   doc = to_json(measured_example());
   doc["ceilings"]["copy bandwidth"] = {{"value", 1.0}};
-  EXPECT_NE(message_of([&] { (void)read_back(doc); }).find("c.json: /ceilings/copy bandwidth: \"copy bandwidth\" is not a ceiling name"),
+  EXPECT_NE(message_of([&] { (void)read_back(doc); })
+                .find("c.json: /ceilings/copy bandwidth: \"copy bandwidth\" is not a ceiling name"),
             std::string::npos);
   doc = to_json(measured_example());
   doc["ceilings"]["fp32_fma"] = 1e13;
@@ -105,7 +106,8 @@ TEST(ceilings, values_names_and_units_are_checked_on_read) {
   EXPECT_EQ(message_of([&] { (void)read_back(doc); }), "c.json: /sm_count: missing");
   doc = to_json(measured_example());
   doc["kind"] = "kernelopt.env";
-  EXPECT_EQ(message_of([&] { (void)read_back(doc); }), "c.json: /kind: expected \"kernelopt.ceilings\", got \"kernelopt.env\"");
+  EXPECT_EQ(message_of([&] { (void)read_back(doc); }),
+            "c.json: /kind: expected \"kernelopt.ceilings\", got \"kernelopt.env\"");
 }
 
 TEST(ceilings, unknown_values_and_units_by_name) {

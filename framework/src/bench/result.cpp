@@ -24,7 +24,9 @@ bench_row identity(const kernel_spec& spec, const impl_spec& impl, const shape_s
   return row;
 }
 
-std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+std::optional<double> finite(double value) {
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+}
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -112,7 +114,8 @@ bench_row profiled_row(const kernel_spec& spec, const impl_spec& impl, const sha
   return row;
 }
 
-bench_row failed_row(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const std::string& error) {
+bench_row failed_row(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape,
+                     const std::string& error) {
   bench_row row = identity(spec, impl, shape);
   row.m_error = error;
   return row;

@@ -217,7 +217,11 @@ interleaved_rounds rounds_from_json(const json_reader& node) {
 json to_json(const bench_row& row) {
   json dims = json::object();
   for (const auto& [name, value] : row.m_dims) dims[name] = value;
-  json j = {{"kernel", row.m_kernel}, {"impl", row.m_impl}, {"role", row.m_role}, {"shape", row.m_shape}, {"dims", dims}};
+  json j = {{"kernel", row.m_kernel},
+            {"impl", row.m_impl},
+            {"role", row.m_role},
+            {"shape", row.m_shape},
+            {"dims", dims}};
   if (row.m_profiled) {
     j["mode"] = "profile";
     j["launches_profiled"] = 1;
@@ -354,7 +358,8 @@ bench_row bench_row_from_json(const json_reader& k) {
 
 bench_header bench_header_from_json(const json_reader& k) {
   if (k.at("kind").as_string() != k_bench_kind) {
-    k.at("kind").fail("expected \"" + std::string(k_bench_kind) + "\", got \"" + shorten(k.at("kind").as_string()) + "\"");
+    k.at("kind").fail("expected \"" + std::string(k_bench_kind) + "\", got \"" + shorten(k.at("kind").as_string()) +
+                      "\"");
   }
   if (k.at("schema_version").as_integer() > k_bench_schema_version) {
     k.at("schema_version").fail("newer than this kopt reads (1): update KernelOpt");

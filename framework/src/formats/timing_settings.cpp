@@ -37,7 +37,8 @@ format_table timing_settings_table() {
            {"max_noise", "number", "sampling stops once the median's noise is below this"},
            {"timeout_s", "number", "sampling stops after this much wall time (> 0)"},
            {"warmup_samples", "integer", "discarded calls before sampling"},
-           {"l2_flush_bytes", "integer | null", "bytes written to flush L2 before each sample (CUDA); `null` on the host"}}};
+           {"l2_flush_bytes", "integer | null",
+            "bytes written to flush L2 before each sample (CUDA); `null` on the host"}}};
 }
 
 }  // namespace kopt

@@ -93,7 +93,8 @@ bench_set bench_from_json(const json& doc, const std::string& file) {
   if (result.m_kopt) {
     const bench_header& h = *result.m_kopt;
     if (h.m_mode != "measure") {
-      root.at("kopt").at("mode").fail("\"" + shorten(h.m_mode) + "\": this file holds no timing (run without --kopt_profile)");
+      root.at("kopt").at("mode").fail("\"" + shorten(h.m_mode) +
+                                      "\": this file holds no timing (run without --kopt_profile)");
     }
     set.m_kernel = h.m_kernel;
     if (!h.m_shape_set.empty()) set.m_quick = h.m_shape_set == "quick";
