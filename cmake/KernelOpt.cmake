@@ -64,7 +64,11 @@ targets without writing a harness.
 
   ``BACKEND cuda|host``
     Where the variants run. Default ``cuda``. ``host`` variants are plain C++
-    on host memory, timed with a steady clock.
+    on host memory, timed with a steady clock. ``cuda`` needs the CUDA
+    language enabled in the declaring directory (or above it) and a KernelOpt
+    built with ``KernelOpt_ENABLE_CUDA``; the CUDA Toolkit's targets
+    (``CUDA::cudart``) are found there with ``find_package(CUDAToolkit)``
+    when the project has not found them itself.
 
   ``REFERENCE_BACKEND host|cuda``
     Where the reference runs. Default: BACKEND.
@@ -179,8 +183,12 @@ targets without writing a harness.
 
   ``EXPECT_FAILURE <regex>``
     The variant is known to be incorrect (a rejected attempt kept on record,
-    or a harness test): its correctness test passes only when the variant
-    fails and the diagnosis matches ``<regex>``.
+    or a harness test): its correctness test, and its benchmark test
+    (``KernelOpt_BENCH_TESTS``), pass only when the variant fails and the
+    failure's report matches ``<regex>`` (label ``expected-failure``): a pass,
+    a crash, a timeout or a sanitizer report fails them. ``<k>.perf`` does
+    not time it beside the best (a ``speedup_vs_`` TARGET over it is not
+    evaluated).
 
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources.
@@ -205,7 +213,9 @@ targets without writing a harness.
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
 ``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
-``<k>``), ``<k>.static.<variant>`` for CUDA kernels (labels
+``<k>``; each runs its host work on ``KernelOpt_REFERENCE_THREADS``
+threads, ``--kopt_threads`` and ``OMP_NUM_THREADS``, and declares as many
+CTest ``PROCESSORS``), ``<k>.static.<variant>`` for CUDA kernels (labels
 ``kernel-opt``, ``static``, ``<k>``; they skip when cuobjdump is not found)
 and ``<k>.perf`` (labels ``kernel-opt``, ``perf``, ``<k>``); with
 ``KernelOpt_BENCH_TESTS`` on, ``<k>.bench.<impl>`` per variant and baseline
@@ -223,7 +233,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
 ``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
-none), ``KernelOpt_BENCH_TESTS`` (OFF).
+none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
+docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
 Limits, checked at configure time so that nothing fails later (each refusal
 names the function, the kernel and the argument):
@@ -256,6 +267,7 @@ cmake_minimum_required(VERSION 3.25)
 
 set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
@@ -272,6 +284,8 @@ set(KernelOpt_MIN_SAMPLES 10 CACHE STRING "Benchmark: minimum samples per measur
 set(KernelOpt_MIN_TIME 0.5 CACHE STRING "Benchmark: minimum seconds of samples per measurement")
 set(KernelOpt_MAX_NOISE 0.005 CACHE STRING "Benchmark: stop once the median's relative noise is below this")
 set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bound after this many seconds")
+set(KernelOpt_REFERENCE_THREADS 4 CACHE STRING
+  "Host threads of each generated correctness test under CTest (its PROCESSORS; docs/multi-gpu.md)")
 set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
   "<k>.perf: a change smaller than this fraction is SAME (raise it when CI runs on other boards than the records)")
 
@@ -302,11 +316,7 @@ function(kernel_opt_add_kernel kernel)
       HINT "an f64 reference runs on the host; a device reference takes the kernel's own types")
   endif()
   if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
-    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-    if(NOT "CUDA" IN_LIST languages)
-      _kernel_opt_fail(${fn} ${kernel} "BACKEND cuda needs the CUDA language"
-        HINT "call enable_language(CUDA) (or project(... LANGUAGES CXX CUDA)) before declaring CUDA kernels")
-    endif()
+    _kernel_opt_require_cuda(${fn} ${kernel})
   endif()
 
   _kernel_opt_parse_dims(${fn} ${kernel} "${arg_DIMS}")

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The main job: build the bundled example kernels and run one iteration of
-# the optimization loop (optimize-<kernel>) for each. Without a GPU the CUDA
-# kernels' loops stop after the GPU-free steps and say what they skipped; the
-# host-backend example runs the whole loop.
+# the optimization loop (kopt optimize) for each, from scratch, into a
+# scratch records folder (<build>/main-job/records, emptied first): the
+# committed records and reports are never touched, and two runs give the
+# same result. Without a GPU the CUDA kernels' iterations stop after the
+# GPU-free steps and say what they skipped; the host-backend example runs
+# the whole loop. Ends with one line per kernel and the path of its report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
@@ -12,9 +15,43 @@ cmake --preset "$preset"
 cmake --build --preset "$preset" -j "$(nproc)"
 build_dir=$(cmake --preset "$preset" -N 2>/dev/null | sed -n 's/^ *binaryDir *= *//p')
 build_dir=${build_dir:-build}
+build_dir=$(cd "$build_dir" && pwd)
+kopt=$build_dir/framework/src/kopt/kopt
+job=$build_dir/main-job
+rm -rf "$job"
+mkdir -p "$job/records"
+tracked_before=$(git status --porcelain 2>/dev/null || true)
+
 status=0
+summary=()
 for kernel in ${KOPT_KERNELS:-host_matmul softmax softmax_bf16 gemm}; do
-  echo "=== optimize-$kernel"
-  cmake --build --preset "$preset" --target "optimize-$kernel" || status=$?
+  manifest=$(find "$build_dir/example_kernels" -path "*/kernelopt/$kernel/manifest.json" | head -1)
+  if [[ -z $manifest ]]; then
+    summary+=("$kernel: ERROR no manifest under $build_dir/example_kernels")
+    status=1
+    continue
+  fi
+  echo "=== $kernel: kopt optimize --manifest $manifest --records-dir $job/records"
+  set +e
+  "$kopt" optimize --manifest "$manifest" --records-dir "$job/records" 2>&1 | tee "$job/$kernel.log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  report=$job/records/$kernel/report/report.html
+  gate=$(grep -m1 -oE "^gate $kernel/[A-Za-z0-9_]+: [A-Z]+" "$job/$kernel.log" || true)
+  case $rc in
+    0|1) outcome=${gate:-"exit $rc"} ;;
+    77) outcome="skipped: $(grep -m1 '^SKIPPED:' "$job/$kernel.log" | sed 's/^SKIPPED: //')" ;;
+    *) outcome="ERROR (exit $rc; log $job/$kernel.log)"; status=1 ;;
+  esac
+  summary+=("$kernel: $outcome; report $report")
 done
+
+echo
+echo "=== main job summary (records in $job/records; logs in $job)"
+printf '  %s\n' "${summary[@]}"
+if [[ $(git status --porcelain 2>/dev/null || true) != "$tracked_before" ]]; then
+  echo "main job: the working tree changed during the run (git status):"
+  git status --short
+  status=1
+fi
 exit "$status"

@@ -1,12 +1,30 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up, configure, build, ctest. On a machine without
-# a GPU the GPU tests report "skipped" with the reason; nothing GPU-bound passes.
+# The whole test suite: set-up, then configure, build and ctest for the ci
+# preset and again for the asan preset (the host C++ under AddressSanitizer
+# and UBSan, docs/reliability.md). On a machine without a GPU the GPU tests
+# report "skipped" with the reason; nothing GPU-bound passes.
+#   KOPT_PRESET=<p>  the first preset instead of ci
+#   KOPT_ASAN=0      skip the asan pass
+# Both passes run even when the first one's tests fail; the exit status is
+# non-zero if either failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 export PATH="/usr/local/cuda/bin:$(bash tools/cuobjdump-path.sh):$PATH"
 jobs=$(nproc)
-preset=${KOPT_PRESET:-ci}
-cmake --preset "$preset"
-cmake --build --preset "$preset" -j "$jobs"
-ctest --preset "$preset" -j "$jobs"
+# One compiler cache for both passes: paths under the checkout are hashed
+# relative to it, so the asan pass reuses the ci pass's nvcc objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+presets=("${KOPT_PRESET:-ci}")
+if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
+  presets+=(asan)
+fi
+status=0
+for preset in "${presets[@]}"; do
+  echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
+  cmake --preset "$preset"
+  cmake --build --preset "$preset" -j "$jobs"
+  ctest --preset "$preset" -j "$jobs" || status=1
+done
+echo "== done ($(date -u +%H:%M:%S) UTC), status $status"
+exit "$status"

@@ -147,6 +147,11 @@ function(_kernel_opt_finalize kernel)
       HINT "add one with kernel_opt_add_variant(${kernel} v0 SOURCES ... ENTRY ...)")
   endif()
   _kernel_opt_resource_mode(resource_mode ${kernel})  # the cache settings, checked before anything is generated
+  if(NOT KernelOpt_REFERENCE_THREADS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?$" OR KernelOpt_REFERENCE_THREADS GREATER 4096)
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_REFERENCE_THREADS must be an integer from 1 to 4096"
+      KEY KernelOpt_REFERENCE_THREADS "${KernelOpt_REFERENCE_THREADS}"
+      HINT "the host threads of each correctness test under CTest, e.g. -DKernelOpt_REFERENCE_THREADS=4")
+  endif()
   if(NOT KernelOpt_PERF_THRESHOLD MATCHES "^0?\\.[0-9]+$|^0$")
     _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_THRESHOLD must be a fraction in [0, 1)"
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
@@ -288,21 +293,20 @@ int main(int argc, char** argv) { return @call@; }
   endforeach()
 
   # One CTest process per implementation: a fault or a hang fails only its own test.
+  # Its host threads are bounded, and CTest counts them against -j.
   foreach(name IN LISTS variants baselines)
     add_test(NAME ${kernel}.correct.${name}
       COMMAND ${kernel}_kopt_test --gtest_filter=${name}.*
-              --kopt_results=${bin}/results/correct.${name}.json)
+              --kopt_results=${bin}/results/correct.${name}.json
+              --kopt_threads=${KernelOpt_REFERENCE_THREADS})
     set_tests_properties(${kernel}.correct.${name} PROPERTIES
       LABELS "kernel-opt;correctness;${kernel}"
       SKIP_RETURN_CODE 77
-      TIMEOUT ${timeout})
-    _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
-    if(NOT expect_failure STREQUAL "")
-      # Passes only on a GoogleTest failure whose output matches the regex.
-      set_property(TEST ${kernel}.correct.${name} PROPERTY
-        PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*\\[  FAILED  \\]")
-      set_property(TEST ${kernel}.correct.${name} APPEND PROPERTY LABELS expected-failure)
-    endif()
+      TIMEOUT ${timeout}
+      PROCESSORS ${KernelOpt_REFERENCE_THREADS}
+      ENVIRONMENT "OMP_NUM_THREADS=${KernelOpt_REFERENCE_THREADS}")
+    # GoogleTest's marker of a failed trial.
+    _kernel_opt_expect_failure(${kernel}.correct.${name} ${kernel} ${name} "\\[  FAILED  \\]")
     if(backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda")
       _kernel_opt_gpu_test(${kernel}.correct.${name} ${kernel} SHARED)
     endif()
@@ -420,12 +424,14 @@ function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_get(parent ${kernel} IMPL_${name}_PARENT)
   _kernel_opt_get(hypothesis ${kernel} IMPL_${name}_HYPOTHESIS)
   _kernel_opt_get(methods ${kernel} IMPL_${name}_METHODS)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${name}_EXPECT_FAILURE)
   _kernel_opt_json_string(j_name "${name}")
   _kernel_opt_json_string(j_entry "${entry}")
   _kernel_opt_json_list(j_sources ${sources})
   _kernel_opt_json_string_or_null(j_parent "${parent}")
   _kernel_opt_json_string_or_null(j_hypothesis "${hypothesis}")
   _kernel_opt_json_list(j_methods ${methods})
+  _kernel_opt_json_string_or_null(j_expect_failure "${expect_failure}")
   _kernel_opt_get(static_args ${kernel} IMPL_${name}_STATIC_ARGS)
   _kernel_opt_get(bin ${kernel} BINARY_DIR)
   set(j_static "")
@@ -436,7 +442,7 @@ function(_kernel_opt_impl_json out kernel name)
     set(objects "\"$<JOIN:$<TARGET_OBJECTS:${kernel}_kopt_${name}>,\"$<COMMA> \">\"")
     set(j_static ", \"static\": {\"objects\": [${objects}], \"args\": ${j_args}}")
   endif()
-  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}${j_static}}" PARENT_SCOPE)
+  set(${out} "{\"name\": ${j_name}, \"entry\": ${j_entry}, \"sources\": ${j_sources}, \"parent\": ${j_parent}, \"hypothesis\": ${j_hypothesis}, \"methods\": ${j_methods}, \"expect_failure\": ${j_expect_failure}${j_static}}" PARENT_SCOPE)
 endfunction()
 
 function(_kernel_opt_write_manifest kernel)
@@ -560,6 +566,23 @@ function(_kernel_opt_loop_targets kernel)
   _kernel_opt_timing_test(${kernel}.perf ${kernel})
 endfunction()
 
+# A test of an implementation declared EXPECT_FAILURE <regex> passes only
+# when the implementation fails as declared: its output has a report that
+# matches <regex>, followed by <failed> (the executable's marker of a failed
+# check). CTest fails it on anything else: a pass (no report, no marker), a
+# signal (crash), a timeout, and, by FAIL_REGULAR_EXPRESSION, a sanitizer
+# report or the benchmark's watchdog, whatever was printed before them.
+function(_kernel_opt_expect_failure test kernel impl failed)
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${impl}_EXPECT_FAILURE)
+  if(expect_failure STREQUAL "")
+    return()
+  endif()
+  set_tests_properties(${test} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${expect_failure}(.|\n)*${failed}"
+    FAIL_REGULAR_EXPRESSION "SUMMARY: [A-Za-z]+Sanitizer;kopt bench: watchdog:")
+  set_property(TEST ${test} APPEND PROPERTY LABELS expected-failure)
+endfunction()
+
 # The cache variables that name implementations of <kernel> are user text
 # that ends up on a build command line: each must name a declared variant
 # (KernelOpt_OPTIMIZE_VARIANT_<k>) or a variant or baseline
@@ -619,5 +642,8 @@ function(_kernel_opt_bench_tests kernel)
       SKIP_RETURN_CODE 77
       TIMEOUT ${timeout})
     _kernel_opt_timing_test(${kernel}.bench.${name} ${kernel})
+    # The benchmark's summary line when a row failed (bench/driver.cpp).
+    _kernel_opt_expect_failure(${kernel}.bench.${name} ${kernel} ${name}
+      "kopt bench: [0-9]+ of [0-9]+ benchmarks failed")
   endforeach()
 endfunction()

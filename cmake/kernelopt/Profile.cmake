@@ -21,6 +21,9 @@ function(_kernel_opt_find_ncu out)
   if(CUDAToolkit_BIN_DIR)
     list(APPEND hints "${CUDAToolkit_BIN_DIR}")
   endif()
+  if(CMAKE_CUDA_COMPILER_TOOLKIT_ROOT)  # the compiler's toolkit, also where CUDAToolkit_* are not visible
+    list(APPEND hints "${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin")
+  endif()
   file(GLOB installs LIST_DIRECTORIES true "/opt/nvidia/nsight-compute/*" "/usr/local/cuda/nsight-compute*")
   list(SORT installs COMPARE NATURAL ORDER DESCENDING)  # newest version first
   find_program(KernelOpt_NCU NAMES ncu HINTS ${hints} PATHS /usr/local/cuda/bin ${installs}

@@ -83,6 +83,9 @@ function(_kernel_opt_find_cuobjdump out)
     if(CUDAToolkit_BIN_DIR)
       list(APPEND hints "${CUDAToolkit_BIN_DIR}")
     endif()
+    if(CMAKE_CUDA_COMPILER_TOOLKIT_ROOT)  # the compiler's toolkit, also where CUDAToolkit_* are not visible
+      list(APPEND hints "${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin")
+    endif()
     find_program(KernelOpt_PYTHON3 NAMES python3 DOC "Python, to find the PyPI cuobjdump package")
     if(KernelOpt_PYTHON3)
       execute_process(

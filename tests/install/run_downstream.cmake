@@ -1,10 +1,15 @@
 # Configures and builds tests/install/downstream, then either runs its tests
-# (EXPECT_BUILD=success) or checks that the build failed with EXPECT_REGEX.
+# (EXPECT_BUILD=success), checks that the build failed with EXPECT_REGEX
+# (EXPECT_BUILD=failure), or checks that the configure failed with
+# EXPECT_REGEX (EXPECT_CONFIGURE=failure).
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(configure_args -S "${SOURCE_DIR}" -B "${WORK_DIR}" -G "${GENERATOR}"
     "-DMODE=${MODE}" "-DMISMATCH=${MISMATCH}" "-DWITH_CUDA=${WITH_CUDA}"
     "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DKERNELOPT_SOURCE_DIR=${KERNELOPT_SOURCE_DIR}"
     "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=Release")
+if(DEFINED REQUIRED_VERSION)
+  list(APPEND configure_args "-DKERNELOPT_REQUIRED_VERSION=${REQUIRED_VERSION}")
+endif()
 if(WITH_CUDA)
   list(APPEND configure_args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" "-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}")
 endif()
@@ -13,6 +18,17 @@ if(LAUNCHER)
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args} RESULT_VARIABLE status
                 OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(EXPECT_CONFIGURE STREQUAL "failure")
+  if(status EQUAL 0)
+    message(FATAL_ERROR "configuring the downstream project succeeded; it should have failed with: ${EXPECT_REGEX}")
+  endif()
+  string(REGEX REPLACE "[ \n\t]+" " " flat "${out} ${err}")
+  if(NOT flat MATCHES "${EXPECT_REGEX}")
+    message(FATAL_ERROR "the configure failed, but not with the expected message.\nexpected (regex): ${EXPECT_REGEX}\noutput:\n${out}\n${err}")
+  endif()
+  message(STATUS "the configure failed as expected")
+  return()
+endif()
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "configuring the downstream project failed:\n${out}\n${err}")
 endif()
@@ -33,7 +49,19 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "building the downstream project failed:\n${out}\n${err}")
 endif()
 execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --output-on-failure -L kernel-opt -LE perf
-                WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE status)
+                WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the downstream project's tests failed")
 endif()
+# The host kernel ran; the CUDA kernel's tests exist and passed (a GPU) or
+# were skipped (none): CTest counts a skip as no failure, so look.
+set(expected "saxpy\\.correct\\.v0 [.]+ +Passed")
+if(WITH_CUDA)
+  list(APPEND expected "scale\\.correct\\.v0 [.]+[* ]+(Passed|Skipped)")
+endif()
+foreach(regex IN LISTS expected)
+  if(NOT out MATCHES "${regex}")
+    message(FATAL_ERROR "the downstream project's test output has no line matching '${regex}'")
+  endif()
+endforeach()

@@ -25,6 +25,24 @@ TEST(cli, help_lists_every_command) {
   EXPECT_EQ(run_kopt({"help", "frobnicate"}).m_code, 2);
 }
 
+// `kopt COMMAND --help` is `kopt help COMMAND` (exit 0); nothing else changes.
+TEST(cli, command_help_is_kopt_help_command) {
+  using args = std::vector<std::string>;
+  EXPECT_EQ(cli::help_rewritten({"record", "--help"}), (args{"help", "record"}));
+  EXPECT_EQ(cli::help_rewritten({"gate", "--manifest", "m.json", "-h"}), (args{"help", "gate"}));
+  EXPECT_EQ(cli::help_rewritten({"frobnicate", "--help"}), (args{"help", "frobnicate"}));
+  EXPECT_EQ(cli::help_rewritten({"--help", "record"}), (args{"--help", "record"}));
+  EXPECT_EQ(cli::help_rewritten({"record", "--helpful"}), (args{"record", "--helpful"}));
+  EXPECT_EQ(cli::help_rewritten({}), args{});
+  for (const cli::command& cmd : cli::command_table()) {
+    const run_result r = run_kopt(cli::help_rewritten({cmd.m_name, "--help"}));
+    EXPECT_EQ(r.m_code, 0) << cmd.m_name << ": " << r.m_err;
+    EXPECT_NE(r.m_out.find("usage: " + cli::usage_line(cmd)), std::string::npos) << cmd.m_name;
+  }
+  EXPECT_EQ(run_kopt(cli::help_rewritten({"frobnicate", "--help"})).m_code, 2);
+  EXPECT_EQ(run_kopt({"record", "--frobnicate"}).m_code, 2);
+}
+
 // docs/loop.md documents each subcommand with its usage line and exit codes
 // exactly as the table has them, so help and docs cannot drift apart.
 TEST(cli, docs_match_the_command_table) {

@@ -72,6 +72,29 @@ TEST_F(optimize_test, one_full_iteration) {
   EXPECT_TRUE(fs::exists(c.path("records/softmax/report/report.html")));
 }
 
+// The main job's scratch folder: records, lock and report go there; the
+// manifest's records folder is left as it was.
+TEST_F(optimize_test, records_dir_keeps_the_manifest_records_untouched) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  const fs::path scratch = c.path("scratch");
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5", "--records-dir",
+                                 scratch.string(), "--ceilings", c.path("ceilings.json").string()});
+  // The scratch folder holds no record of the variants before v5: the order rule rejects it.
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  order")) << r.m_out;
+  EXPECT_TRUE(fs::exists(scratch / "softmax" / "v5.json"));
+  EXPECT_TRUE(fs::exists(scratch / "softmax" / "report" / "report.html"));
+  EXPECT_FALSE(fs::exists(c.record("v5")));
+  const run_result report = run_kopt({"report", "--manifest", c.manifest(), "--records-dir", scratch.string(),
+                                      "--out-dir", c.path("scratch_report").string()});
+  EXPECT_EQ(report.m_code, 0) << report.m_err;
+  EXPECT_TRUE(contains(read_text(c.path("scratch_report/report.md")), "REJECT")) << read_text(c.path("scratch_report/report.md"));
+  EXPECT_EQ(run_kopt({"optimize", "--manifest", c.manifest(), "--records-dir", ""}).m_code, 2);
+}
+
 TEST_F(optimize_test, without_a_gpu_it_says_what_it_skipped_and_writes_no_record) {
   fake_harness_env env;
   env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
@@ -233,6 +256,33 @@ TEST_F(optimize_test, perf_does_not_compare_across_devices) {
   EXPECT_EQ(r.m_code, 77);
   EXPECT_TRUE(contains(r.m_out, "SKIPPED: v4 was timed on host (x86_64), this run on another GPU"))
       << r.m_out;
+}
+
+// An implementation declared EXPECT_FAILURE fails its output check by
+// design: perf does not time it beside the best (a TARGET over it is not
+// evaluated), and a best declared EXPECT_FAILURE is an error saying what to do.
+TEST_F(optimize_test, perf_does_not_time_an_expected_failure) {
+  json declared = read_json_file(c.manifest());
+  declared["targets"].push_back("speedup_vs_vendor >= 0.5");
+  declared["baselines"][0]["expect_failure"] = "mismatch";
+  write_json_atomic(c.manifest(), declared);
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.same.json").string());
+  const run_result r = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "note: vendor is declared EXPECT_FAILURE (known to be incorrect): not timed"))
+      << r.m_out;
+  EXPECT_TRUE(contains(log(), "--benchmark_filter=^softmax/(v4)/ ")) << log();
+
+  for (json& variant : declared["variants"]) {
+    if (variant["name"] == "v4") variant["expect_failure"] = "mismatch";
+  }
+  write_json_atomic(c.manifest(), declared);
+  const run_result best = run_kopt({"perf", "--manifest", c.manifest(), "--quick"});
+  EXPECT_EQ(best.m_code, 1) << best.m_out;
+  EXPECT_TRUE(contains(best.m_err, "v4 is declared EXPECT_FAILURE (known to be incorrect): mask its record"))
+      << best.m_err;
 }
 
 TEST(perf_skips, without_an_accepted_record_or_a_device) {

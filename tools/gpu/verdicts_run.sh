@@ -5,6 +5,9 @@
 #   adversarial tools/gpu/adversarial.sh ... adversarial.cuda
 #   pair        tools/gpu/adversarial.sh ... adversarial.cuda_pair
 #   validation  tools/gpu/bench_validation.sh (ncu agreement, stability)
+#   full        ctest over every test (unit, host, cmake-api, GPU)
+#   optimize    kopt optimize on softmax (quick shapes) into fresh records:
+#               v0 then v1, profile and static checks included
 # Usage: tools/gpu/verdicts_run.sh BUILD_DIR OUT_DIR PHASE...
 set -uo pipefail
 build=$1; out=$2; shift 2
@@ -26,6 +29,18 @@ for phase in "$@"; do
     pair) timeout "${PHASE_LIMIT:-400}" "$here/adversarial.sh" "$build" "$out/adv" adversarial.cuda_pair; echo "pair: exit $? ($(( $(date +%s) - start )) s)" ;;
     validation) KOPT_VALIDATION_RUNS=${KOPT_VALIDATION_RUNS:-3} timeout "${PHASE_LIMIT:-400}" "$here/bench_validation.sh" "$build" "$out/validation" env ncu runs summary > "$out/validation.log" 2>&1
                 echo "validation: exit $? ($(( $(date +%s) - start )) s)"; tail -40 "$out/validation/summary.md" ;;
+    full) timeout "${PHASE_LIMIT:-400}" ctest --test-dir "$build" -j 8 --output-on-failure > "$out/full.log" 2>&1
+          echo "full: exit $? ($(( $(date +%s) - start )) s)"; grep -E "tests passed|tests failed|\*\*\*|Failed|Not Run" "$out/full.log" | tail -25 ;;
+    optimize)
+      kopt=$build/framework/src/kopt/kopt
+      manifest=$(find "$build" -path "*example_kernels/softmax/kernelopt/softmax/manifest.json" | head -1)
+      mkdir -p "$out/optimize/records"
+      python3 -c "import json,sys; m=json.load(open(sys.argv[1])); m['records_dir']=sys.argv[2]; json.dump(m, open(sys.argv[3],'w'), indent=2)" \
+        "$manifest" "$out/optimize/records" "$out/optimize/manifest.json"
+      for i in 1 2; do
+        timeout "${PHASE_LIMIT:-400}" "$kopt" optimize --manifest "$out/optimize/manifest.json" --quick > "$out/optimize/run$i.log" 2>&1
+        echo "optimize run $i: exit $? ($(( $(date +%s) - start )) s)"; tail -30 "$out/optimize/run$i.log"
+      done ;;
     *) echo "unknown phase $phase" ;;
   esac
   # Tables are written as the suites go: keep them even when a phase was cut short.

@@ -2,16 +2,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -132,6 +135,8 @@ class bench_run {
   [[nodiscard]] std::optional<bench_row> take_row(const std::string& name);
   [[nodiscard]] const std::vector<overhead_entry>& overheads() const { return m_overheads; }
   [[nodiscard]] int failures() const { return m_failures; }
+  [[nodiscard]] std::size_t failed_count() const { return m_failed.size(); }
+  [[nodiscard]] std::size_t selected_count() const { return m_selected.size(); }
 
  private:
   void profile(benchmark::State& state, const bench_case& c);
@@ -154,6 +159,7 @@ class bench_run {
   std::map<std::string, std::deque<bench_row>> m_rows;  // by case name, in run order
   std::vector<overhead_entry> m_overheads;
   int m_failures = 0;
+  std::set<std::string> m_failed;  // names of the cases that failed
 };
 
 void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error,
@@ -163,6 +169,7 @@ void bench_run::fail(benchmark::State& state, const bench_case& c, const std::st
   row.m_output_check = std::move(output_check);
   m_rows[c.m_name].push_back(std::move(row));
   ++m_failures;
+  m_failed.insert(c.m_name);
 }
 
 std::optional<bench_row> bench_run::take_row(const std::string& name) {
@@ -309,6 +316,14 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     return k_usage_status;
   }
   const benchmark_flags flags = read_benchmark_flags(argc, argv);
+  if (!flags.m_out.empty()) {
+    // Google Benchmark opens --benchmark_out itself and refuses a path whose
+    // folder does not exist yet (the <k>.bench.<v> test may run before any
+    // correctness test made <build>/kernelopt/<k>/results/).
+    std::error_code error;
+    const std::filesystem::path folder = std::filesystem::path(flags.m_out).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder, error);
+  }
   benchmark::Initialize(&argc, argv, &print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
@@ -405,6 +420,13 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   const std::string overhead = overhead_text(run.overheads());
   if (!overhead.empty()) std::fprintf(stderr, "%s\n", overhead.c_str());
   int status = run.failures() > 0 ? 1 : 0;
+  if (run.failures() > 0) {
+    // After every row's error, on the same stream: an expected failure's
+    // test (EXPECT_FAILURE) matches the error, then this line.
+    std::printf("kopt bench: %zu of %zu benchmarks failed\n", run.failed_count(),
+                std::max(run.failed_count(), run.selected_count()));
+    std::fflush(stdout);
+  }
   if (reporter && !reporter->error().empty()) {
     std::fprintf(stderr, "%s: writing %s: %s\n", argv[0], flags.m_out.c_str(), reporter->error().c_str());
     status = 1;

@@ -24,7 +24,8 @@ struct bench_context {
   std::function<std::unique_ptr<timing_engine>(backend&, const options&)> m_make_engine;
 };
 
-// Exit status: 0; 1 when a benchmark failed or the JSON could not be
+// Exit status: 0; 1 when a benchmark failed (printing "kopt bench: N of M
+// benchmarks failed" after the rows) or the JSON could not be
 // completed; 2 on a bad --kopt_ flag or ceilings file; 77 (printing
 // "SKIPPED: <reason>") when the backend cannot run here. Listing
 // (--benchmark_list_tests) never creates the backend.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda/gpu_claim.hpp"
+#include "cuda/owned.hpp"
 
 #include "kernelopt/detail/mains.hpp"
 
@@ -55,7 +56,12 @@ class cuda_backend final : public backend {
     check(cudaMalloc(&pointer, bytes), "cudaMalloc", "allocating " + std::to_string(bytes) + " bytes");
     return pointer;
   }
-  void release(void* pointer) noexcept override { cudaFree(pointer); }
+  void release(void* pointer) noexcept override {
+    // On this backend's device whatever the current one is; after a sticky
+    // error (illegal address) nothing can be freed and the process is done.
+    cudaSetDevice(m_device);
+    cudaFree(pointer);
+  }
   // Copies go on the harness's own stream, then wait for it. A plain
   // cudaMemcpy from pageable memory may return before its DMA has landed,
   // and it is ordered only against the legacy default stream, not against
@@ -117,6 +123,24 @@ int assigned_device() {
 }
 
 std::unique_ptr<backend> make_backend(int device) { return std::make_unique<cuda_backend>(device); }
+
+device_memory allocate_device(std::size_t bytes, const std::string& what) {
+  void* pointer = nullptr;
+  check(cudaMalloc(&pointer, bytes), "cudaMalloc", what + " (" + std::to_string(bytes) + " bytes)");
+  return device_memory(pointer);
+}
+
+pinned_memory allocate_pinned(std::size_t bytes, unsigned flags, const std::string& what) {
+  void* pointer = nullptr;
+  check(cudaHostAlloc(&pointer, bytes, flags), "cudaHostAlloc", what + " (" + std::to_string(bytes) + " bytes)");
+  return pinned_memory(pointer);
+}
+
+owned_event create_event(const std::string& what) {
+  cudaEvent_t event = nullptr;
+  check(cudaEventCreate(&event), "cudaEventCreate", what);
+  return owned_event(event);
+}
 
 }  // namespace kopt::cuda
 

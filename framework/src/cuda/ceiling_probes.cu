@@ -13,6 +13,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/nvml.hpp"
+#include "cuda/owned.hpp"
 #include "harness/backend.hpp"
 
 // The kernels are named kopt_ceiling_* so that a trace shows what they are.
@@ -69,49 +70,36 @@ __global__ void kopt_ceiling_fill(T* data, std::size_t count, unsigned seed) {
 namespace kopt::cuda {
 namespace {
 
-// Device memory freed on scope exit.
+// Device memory freed on scope exit (cuda/owned.hpp).
 class device_buffer {
  public:
-  explicit device_buffer(std::size_t bytes) {
-    check(cudaMalloc(&m_ptr, bytes), "cudaMalloc", "allocating " + std::to_string(bytes) + " bytes");
-  }
-  ~device_buffer() { cudaFree(m_ptr); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  [[nodiscard]] void* get() const { return m_ptr; }
+  explicit device_buffer(std::size_t bytes) : m_memory(allocate_device(bytes, "allocating")) {}
+  [[nodiscard]] void* get() const { return m_memory.get(); }
 
  private:
-  void* m_ptr = nullptr;
+  device_memory m_memory;
 };
 
 class event_pair {
  public:
-  event_pair() {
-    check(cudaEventCreate(&m_start), "cudaEventCreate", "timing");
-    check(cudaEventCreate(&m_stop), "cudaEventCreate", "timing");
-  }
-  ~event_pair() {
-    cudaEventDestroy(m_start);
-    cudaEventDestroy(m_stop);
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
+  // Owned one by one: a failure creating the second destroys the first.
+  event_pair() : m_start(create_event("timing")), m_stop(create_event("timing")) {}
 
   // Milliseconds of one call of `launch` on `stream`.
   double time(const std::function<void()>& launch, cudaStream_t stream, const std::string& what) {
-    check(cudaEventRecord(m_start, stream), "cudaEventRecord", what);
+    check(cudaEventRecord(m_start.get(), stream), "cudaEventRecord", what);
     launch();
     check(cudaGetLastError(), "launch", what);
-    check(cudaEventRecord(m_stop, stream), "cudaEventRecord", what);
-    check(cudaEventSynchronize(m_stop), "cudaEventSynchronize", what);
+    check(cudaEventRecord(m_stop.get(), stream), "cudaEventRecord", what);
+    check(cudaEventSynchronize(m_stop.get()), "cudaEventSynchronize", what);
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, m_start, m_stop), "cudaEventElapsedTime", what);
+    check(cudaEventElapsedTime(&ms, m_start.get(), m_stop.get()), "cudaEventElapsedTime", what);
     return ms;
   }
 
  private:
-  cudaEvent_t m_start = nullptr;
-  cudaEvent_t m_stop = nullptr;
+  owned_event m_start;
+  owned_event m_stop;
 };
 
 double median(std::vector<double> values) {

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <functional>
 
+#include "cuda/owned.hpp"
+
 namespace kopt::cuda {
 
 class event_timer {
@@ -30,7 +32,8 @@ class event_timer {
 
   // Allocates the flush buffer, the events and the host-mapped flags, and
   // runs each helper kernel once (module loading happens here, not while
-  // the stream is blocked). Throws kopt::device_error.
+  // the stream is blocked). Throws kopt::device_error, having released what
+  // it allocated.
   event_timer(int device, cudaStream_t stream);
   ~event_timer();
   event_timer(const event_timer&) = delete;
@@ -49,18 +52,19 @@ class event_timer {
  private:
   void flush_l2();
   void release() noexcept;
-  void free_all() noexcept;
 
   cudaStream_t m_stream;
   int m_sm_count = 1;
   std::size_t m_l2_bytes = 0;
   std::size_t m_flush_bytes = 0;
-  void* m_flush = nullptr;
-  unsigned* m_sink = nullptr;
-  int* m_flags_host = nullptr;   // [0] release, [1] timed out
+  // Destroyed in reverse order: events, flags, sink, flush buffer.
+  device_memory m_flush;
+  device_memory m_sink;          // unsigned
+  pinned_memory m_flags;         // int[2]: [0] release, [1] timed out
+  int* m_flags_host = nullptr;   // m_flags
   int* m_flags_device = nullptr;
-  cudaEvent_t m_start = nullptr;
-  cudaEvent_t m_stop = nullptr;
+  owned_event m_start;
+  owned_event m_stop;
   bool m_blocking = true;
   std::size_t m_timeouts = 0;
 };

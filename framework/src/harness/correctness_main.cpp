@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,16 +17,30 @@
 #include "harness/backend.hpp"
 #include "kernelopt/detail/mains.hpp"
 #include "harness/trial.hpp"
+#include "kernelopt/parallel.hpp"
 
 namespace kopt {
 namespace {
 
 constexpr int k_skip_status = 77;
+constexpr int k_usage_status = 2;
 
 struct options {
   std::string m_results;
   bool m_quick = false;
+  unsigned m_threads = 0;  // --kopt_threads; 0: every core
 };
+
+// A thread count: an integer from 1 to 4096.
+unsigned thread_count(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 4 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  const unsigned value = digits ? static_cast<unsigned>(std::stoul(text)) : 0;
+  if (value < 1 || value > 4096) {
+    throw usage_error("--kopt_threads='" + text.substr(0, 40) + "': expected an integer from 1 to 4096");
+  }
+  return value;
+}
 
 // Takes KernelOpt's own flags out of argv, leaving GoogleTest's.
 options take_options(int& argc, char** argv) {
@@ -37,6 +52,8 @@ options take_options(int& argc, char** argv) {
       opts.m_results = arg.substr(std::strlen("--kopt_results="));
     } else if (arg == "--kopt_quick") {
       opts.m_quick = true;
+    } else if (arg.rfind("--kopt_threads=", 0) == 0) {
+      opts.m_threads = thread_count(arg.substr(std::strlen("--kopt_threads=")));
     } else {
       argv[out++] = argv[i];
     }
@@ -191,7 +208,15 @@ bool listing_only(int argc, char** argv) {
 }  // namespace
 
 int run_correctness_main(const kernel_spec& spec, backend_factory make_device, int argc, char** argv) {
-  const options opts = take_options(argc, argv);
+  options opts;
+  try {
+    opts = take_options(argc, argv);
+  } catch (const usage_error& error) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], error.what());
+    return k_usage_status;
+  }
+  // The trials' host work, the host reference and host variants (parallel.hpp).
+  set_parallel_threads(opts.m_threads);
   ::testing::InitGoogleTest(&argc, argv);
 
   std::unique_ptr<backend> device = make_device();
@@ -232,7 +257,10 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
       std::fprintf(stderr, "error: %s\n", error.what());
       return 1;
     }
-    std::printf("[kernelopt] %s on %s\n", spec.m_name.c_str(), device->device_name().c_str());
+    const std::string limit =
+        opts.m_threads == 0 ? "every core" : "--kopt_threads=" + std::to_string(opts.m_threads);
+    std::printf("[kernelopt] %s on %s; host threads: %u (%s)\n", spec.m_name.c_str(),
+                device->device_name().c_str(), parallel_threads(), limit.c_str());
   }
   const int run_status = RUN_ALL_TESTS();
   // A filter that selects nothing is a mistake, not a pass ("0 tests").

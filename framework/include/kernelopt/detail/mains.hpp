@@ -12,8 +12,10 @@ class backend;
 using backend_factory = std::unique_ptr<backend> (*)();
 
 // Correctness tests (GoogleTest) for every variant of `spec`, on the
-// backend `make_device` returns. Exit status: GoogleTest's, or 77 when the
-// backend cannot run here (no GPU), with the reason printed.
+// backend `make_device` returns. Flags: --kopt_results=FILE, --kopt_quick,
+// --kopt_threads=N (host threads, kernelopt/parallel.hpp). Exit status:
+// GoogleTest's, 2 on a bad --kopt_ flag, or 77 when the backend cannot run
+// here (no GPU), with the reason printed.
 int run_correctness_main(const kernel_spec& spec, backend_factory make_device, int argc, char** argv);
 
 std::unique_ptr<backend> make_host_backend();

@@ -35,6 +35,14 @@ std::vector<std::string> arguments::values(const std::string& name) const {
   return it == m_values.end() ? std::vector<std::string>{} : it->second;
 }
 
+std::vector<std::string> help_rewritten(const std::vector<std::string>& argv) {
+  if (argv.empty() || argv.front().empty() || argv.front()[0] == '-') return argv;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "--help" || argv[i] == "-h") return {"help", argv.front()};
+  }
+  return argv;
+}
+
 arguments parse_arguments(const std::vector<option_spec>& options, int positionals,
                           const std::vector<std::string>& argv) {
   arguments parsed;

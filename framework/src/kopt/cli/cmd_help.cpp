@@ -19,7 +19,8 @@ int cmd_help(const arguments& args, std::ostream& out, std::ostream& err) {
     out << "\nexit codes: " << k_exit_ok << " ok / ACCEPT / no SLOWER, " << k_exit_fail
         << " REJECT / SLOWER / TARGET no longer met, " << k_exit_usage << " usage or input error, "
         << k_exit_skipped << " skipped\n"
-        << "run 'kopt help COMMAND' for a command's options; docs/loop.md has the loop.\n";
+        << "run 'kopt help COMMAND' (or 'kopt COMMAND --help') for a command's options,\n"
+        << "'kopt --version' for the version; docs/loop.md has the loop.\n";
     return k_exit_ok;
   }
   const command* cmd = find_command(args.positionals().front());

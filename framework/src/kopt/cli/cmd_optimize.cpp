@@ -123,7 +123,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
 }  // namespace
 
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
-  const manifest m = read_manifest(args.value("--manifest"));
+  const manifest m = read_manifest_of(args);
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "optimize", err);  // before choosing: one decision at a time
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);

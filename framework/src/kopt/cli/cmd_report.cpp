@@ -8,7 +8,7 @@
 namespace kopt::cli {
 
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  const manifest m = read_manifest(args.value("--manifest"));
+  const manifest m = read_manifest_of(args);
   std::string notes;
   if (const auto path = args.optional_value("--notes")) notes = read_notes(*path);
   const std::filesystem::path dir = args.value("--out-dir");

@@ -5,6 +5,7 @@
 
 #include "core/json_io.hpp"
 #include "kopt/compare/verdict.hpp"
+#include "kopt/inputs/manifest.hpp"
 #include "kopt/records/kernel_lock.hpp"
 
 namespace kopt::cli {
@@ -70,6 +71,8 @@ const std::vector<command>& command_table() {
        0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--out-dir", "DIR", o::required, "where report.md and report.html go"},
+        {"--records-dir", "DIR", o::optional,
+         "keep the records here instead of the manifest's RECORDS (a scratch folder: the main job)"},
         {"--notes", "FILE.md", o::optional, "Markdown notes (default: <RECORDS>/<k>/notes.md if present)"}},
        "0 written, 2 usage or input error",
        cmd_report},
@@ -90,6 +93,8 @@ const std::vector<command>& command_table() {
        0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--variant", "NAME", o::optional, "the variant (default: the first without a record)"},
+        {"--records-dir", "DIR", o::optional,
+         "keep the records here instead of the manifest's RECORDS (a scratch folder: the main job)"},
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
         {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
         {"--no-profile", "", o::flag, "skip the Nsight Compute step (the record says profile: not run)"},
@@ -199,6 +204,15 @@ double threshold_option(const arguments& args) {
 double lock_wait_option(const arguments& args) {
   const auto text = args.optional_value("--lock-wait");
   return text ? int_option("--lock-wait", *text, 0, 86400) : k_default_lock_wait_s;
+}
+
+manifest read_manifest_of(const arguments& args) {
+  manifest m = read_manifest(args.value("--manifest"));
+  if (const auto dir = args.optional_value("--records-dir")) {
+    if (dir->empty()) throw usage_error("--records-dir: the folder name is empty");
+    m.m_records_dir = std::filesystem::absolute(*dir).lexically_normal();
+  }
+  return m;
 }
 
 const command* find_command(const std::string& name) {

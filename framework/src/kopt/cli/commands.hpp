@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kopt/cli/cli_args.hpp"
+#include "kopt/inputs/manifest.hpp"
 
 namespace kopt::cli {
 
@@ -45,6 +46,10 @@ struct command {
 
 // --lock-wait SECONDS in [0, 86400], else k_default_lock_wait_s (records/kernel_lock.hpp).
 [[nodiscard]] double lock_wait_option(const arguments& args);
+
+// --manifest FILE, with --records-dir DIR (where the command has it) in
+// place of the manifest's records folder.
+[[nodiscard]] manifest read_manifest_of(const arguments& args);
 
 // Parses argv (without the program name), runs the subcommand, and turns
 // every error into a message on `err` and an exit code.

@@ -19,7 +19,8 @@ std::optional<std::string> optional_string(const json_reader& parent, const std:
 }
 
 impl_decl read_impl(const json_reader& node) {
-  return {read_name(node.at("name")), node.at("entry").as_string(), strings(node.at("sources"))};
+  return {read_name(node.at("name")), node.at("entry").as_string(), strings(node.at("sources")),
+          optional_string(node, "expect_failure")};
 }
 
 }  // namespace
@@ -49,6 +50,16 @@ const variant_decl& manifest::variant(const std::string& name) const {
                              "' (declared: " + known + ")");
   }
   return m_variants[static_cast<std::size_t>(index)];
+}
+
+bool manifest::expects_failure(const std::string& name) const {
+  for (const variant_decl& v : m_variants) {
+    if (v.m_name == name) return v.m_expect_failure.has_value();
+  }
+  for (const impl_decl& b : m_baselines) {
+    if (b.m_name == name) return b.m_expect_failure.has_value();
+  }
+  return false;
 }
 
 // read_manifest checked the names; a manifest built in code, or a variant
@@ -92,6 +103,7 @@ manifest read_manifest(const std::filesystem::path& path) {
     if (v.has("parent")) decl.m_parent = read_name(v.at("parent"));
     decl.m_hypothesis = optional_string(v, "hypothesis");
     decl.m_methods = strings(v.at("methods"));
+    decl.m_expect_failure = optional_string(v, "expect_failure");
     if (v.has("static")) {
       const json_reader st = v.at("static");
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};

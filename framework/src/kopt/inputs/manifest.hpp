@@ -21,6 +21,9 @@ struct impl_decl {
   std::string m_name;
   std::string m_entry;
   std::vector<std::string> m_sources;
+  // EXPECT_FAILURE's regex: declared known to be incorrect (absent in
+  // manifests written before it was recorded).
+  std::optional<std::string> m_expect_failure;
 };
 
 // The static SASS check of a variant, as its <k>.static.<v> test runs it:
@@ -38,6 +41,7 @@ struct variant_decl {
   std::optional<std::string> m_hypothesis;
   std::vector<std::string> m_methods;
   std::optional<static_check> m_static;  // CUDA variants, when kopt is built
+  std::optional<std::string> m_expect_failure;  // as impl_decl's
 };
 
 // Tools found at configure time (manifest "tools"; each may be absent).
@@ -75,6 +79,8 @@ struct manifest {
   [[nodiscard]] int variant_index(const std::string& name) const;
   // REQUIRES: the variant is declared (throws std::runtime_error otherwise).
   [[nodiscard]] const variant_decl& variant(const std::string& name) const;
+  // Whether the variant or baseline `name` is declared EXPECT_FAILURE.
+  [[nodiscard]] bool expects_failure(const std::string& name) const;
   // <records_dir>/<kernel>/<variant>.json
   [[nodiscard]] std::filesystem::path record_path(const std::string& variant) const;
   // <records_dir>/<kernel>

@@ -1,0 +1,20 @@
+# CHECK: ../checks/generated_test_properties.cmake
+# What the generated tests declare to CTest: bounded host threads on every
+# correctness test, and the expected failure on every test of an
+# implementation declared EXPECT_FAILURE (correctness and benchmark).
+enable_language(CXX)
+enable_testing()
+foreach(name IN ITEMS headers harness bench)
+  add_library(KernelOpt::${name} INTERFACE IMPORTED)
+endforeach()
+set(KernelOpt_REFERENCE_THREADS 3 CACHE STRING "" FORCE)
+set(KernelOpt_BENCH_TESTS ON)
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0)
+kernel_opt_add_variant(gemm v1 SOURCES kernels.cpp ENTRY gemm_v0 PARENT v0 HYPOTHESIS "none"
+  EXPECT_FAILURE "elements mismatch")
+kernel_opt_add_baseline(gemm vendor SOURCES kernels.cpp ENTRY gemm_v0 EXPECT_FAILURE "never written")
