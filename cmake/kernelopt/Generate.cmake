@@ -248,11 +248,11 @@ const kopt::kernel_spec& spec() {
 
   if(backend STREQUAL "cuda")
     set(device_factory "&kopt::cuda::make_default_backend")
-    set(bench_call "kopt::cuda::run_bench_main")
+    set(bench_call "kopt::cuda::run_cuda_bench_main")
     set(runtime KernelOpt::cuda)
   else()
     set(device_factory "&kopt::make_host_backend")
-    set(bench_call "kopt::bench::run_host_main")
+    set(bench_call "kopt::bench::run_host_bench_main")
     set(runtime KernelOpt::harness)
   endif()
   foreach(kind IN ITEMS test bench)

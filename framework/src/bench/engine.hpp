@@ -2,7 +2,7 @@
 // registers the benchmarks, prepares inputs, decides the order of samples
 // (interleave.hpp) and writes results; an engine only takes samples: steady
 // clock for the host backend, device events plus a CUPTI second clock for
-// CUDA (framework/src/cuda/bench_main.cpp).
+// CUDA (framework/src/cuda/cuda_bench_main.cpp).
 #pragma once
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include <functional>
 #include <memory>
 
-#include "cuda/backend.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/owned.hpp"
 #include "harness/backend.hpp"
@@ -170,7 +170,7 @@ ceiling attempt(int device, const std::string& name, const std::string& unit,
   return c;
 }
 
-std::vector<std::size_t> copy_sizes(const ceilings_options& o, std::size_t l2_bytes) {
+std::vector<std::size_t> copy_sizes(const ceiling_probe_options& o, std::size_t l2_bytes) {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo", "sizing the copy buffers");
@@ -186,7 +186,7 @@ std::vector<std::size_t> copy_sizes(const ceilings_options& o, std::size_t l2_by
   return sizes;
 }
 
-void measure_copy(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
+void measure_copy(const ceiling_probe_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
   int blocks_per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kopt_ceiling_copy, 256, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "sizing the copy kernel");
@@ -243,7 +243,7 @@ void measure_copy(const ceilings_options& o, const cudaDeviceProp& prop, cudaStr
   c.m_details["samples"] = samples;
 }
 
-void measure_fma(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
+void measure_fma(const ceiling_probe_options& o, const cudaDeviceProp& prop, cudaStream_t stream, ceiling& c) {
   int blocks_per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kopt_ceiling_ffma, k_fma_threads, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "sizing the FMA kernel");
@@ -290,7 +290,7 @@ void fill(void* data, std::size_t count, unsigned seed, int sm_count, cudaStream
   check(cudaGetLastError(), "kopt_ceiling_fill", "filling GEMM operands");
 }
 
-void measure_gemm(const ceilings_options& o, const cudaDeviceProp& prop, cudaStream_t stream, cublasHandle_t handle,
+void measure_gemm(const ceiling_probe_options& o, const cudaDeviceProp& prop, cudaStream_t stream, cublasHandle_t handle,
                   const gemm_kind& kind, ceiling& c) {
   const int n = o.m_quick ? 2048 : 8192;
   const int repeats = o.m_quick ? 5 : std::max(10, o.m_repeats / 2);
@@ -347,7 +347,7 @@ std::optional<std::string> device_unavailable_reason(int device) {
   return std::nullopt;
 }
 
-ceilings_file measure_ceilings(const ceilings_options& options) {
+ceilings_file measure_ceilings(const ceiling_probe_options& options) {
   check(cudaSetDevice(options.m_device), "cudaSetDevice", "selecting the GPU");
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, options.m_device), "cudaGetDeviceProperties", "reading the device");

@@ -22,7 +22,7 @@
 
 namespace kopt::cuda {
 
-struct ceilings_options {
+struct ceiling_probe_options {
   int m_device = 0;
   int m_repeats = 20;       // timed launches per configuration (median taken)
   bool m_quick = false;     // smaller buffers and GEMMs, fewer repeats: a smoke test, not a ceiling
@@ -35,7 +35,7 @@ struct ceilings_options {
 // facts and clocks in m_measurement. `m_date` is left for the caller.
 // REQUIRES: a CUDA device is visible (check with device_unavailable_reason).
 // Throws kopt::device_error when the device cannot be used at all.
-[[nodiscard]] ceilings_file measure_ceilings(const ceilings_options& options);
+[[nodiscard]] ceilings_file measure_ceilings(const ceiling_probe_options& options);
 
 // Why no device can be measured ("no CUDA device visible: ..."), or nullopt.
 [[nodiscard]] std::optional<std::string> device_unavailable_reason(int device);

@@ -12,7 +12,7 @@
 #include "formats/ceilings.hpp"
 
 #ifdef KOPT_HAVE_CUDA
-#include "cuda/backend.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/ceiling_probes.hpp"
 #include "cuda/gpu_claim.hpp"
 #endif
@@ -34,7 +34,7 @@ namespace {
 
 int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
 #ifdef KOPT_HAVE_CUDA
-  kopt::cuda::ceilings_options options;
+  kopt::cuda::ceiling_probe_options options;
   options.m_device = kopt::cuda::assigned_device();
   if (auto v = args.optional_value("--device")) options.m_device = int_option("--device", *v, 0, 1024);
   if (auto v = args.optional_value("--repeats")) options.m_repeats = std::max(1, int_option("--repeats", *v, 0, 100000));

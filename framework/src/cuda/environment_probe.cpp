@@ -1,4 +1,4 @@
-#include "cuda/environment.hpp"
+#include "cuda/environment_probe.hpp"
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "bench/bench_main.hpp"
+#include "bench/host_bench_main.hpp"
 
 #include "bench/driver.hpp"
 #include "bench/host_engine.hpp"
@@ -6,7 +6,7 @@
 
 namespace kopt::bench {
 
-int run_host_main(const kernel_spec& spec, int argc, char** argv) {
+int run_host_bench_main(const kernel_spec& spec, int argc, char** argv) {
   bench_context context;
   context.m_backend = "host";
   context.m_make_backend = [](const options&) { return make_host_backend(); };

@@ -11,6 +11,6 @@ namespace kopt::cuda {
 // JSON written with kopt fields (docs/benchmarking.md). Without a visible
 // GPU: --benchmark_list_tests still lists, anything else prints
 // "SKIPPED: no CUDA device visible: ..." and returns 77.
-int run_bench_main(const kernel_spec& spec, int argc, char** argv);
+int run_cuda_bench_main(const kernel_spec& spec, int argc, char** argv);
 
 }  // namespace kopt::cuda

@@ -8,6 +8,6 @@ namespace kopt::bench {
 // Google Benchmark main for a host-backend kernel: steady clock, caches
 // flushed before each sample, the JSON written with kopt fields
 // (docs/benchmarking.md). Exit status as run_main (driver.hpp).
-int run_host_main(const kernel_spec& spec, int argc, char** argv);
+int run_host_bench_main(const kernel_spec& spec, int argc, char** argv);
 
 }  // namespace kopt::bench

@@ -1,4 +1,4 @@
-#include "cuda/backend.hpp"
+#include "cuda/cuda_backend.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,4 +1,4 @@
-#include "cuda/bench_main.hpp"
+#include "cuda/cuda_bench_main.hpp"
 
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "bench/driver.hpp"
-#include "cuda/backend.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/cupti_clock.hpp"
 #include "cuda/nvml.hpp"
 
@@ -205,7 +205,7 @@ class cuda_engine final : public bench::timing_engine {
 
 }  // namespace
 
-int run_bench_main(const kernel_spec& spec, int argc, char** argv) {
+int run_cuda_bench_main(const kernel_spec& spec, int argc, char** argv) {
   bench::bench_context context;
   context.m_backend = "cuda";
   context.m_make_backend = [](const bench::options& opts) {
