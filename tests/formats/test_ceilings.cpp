@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/ceilings.hpp"
+#include "formats/spec.hpp"
 
 namespace kopt {
 namespace {
@@ -141,11 +142,12 @@ TEST(ceilings, fractions_of_known_ceilings_by_unit) {
 }
 
 TEST(ceilings, spec_rates_are_the_rate_values) {
-  const json spec = json::parse(R"({"device": "H", "values": {
+  const json spec = json::parse(R"({"schema_version": 1, "kind": "kernelopt.spec", "device": "H", "match": [],
+      "values": {
       "dram_bandwidth": {"value": 3.35e12, "unit": "B/s", "source": "x"},
       "fp64": {"value": "unknown", "unit": "FLOP/s", "reason": "r"},
       "memory_bytes": {"value": 80e9, "unit": "B", "source": "z"}}})");
-  const std::vector<ceiling> rates = spec_rates(json_reader(spec, "h.json"));
+  const std::vector<ceiling> rates = spec_from_json(json_reader(spec, "h.json")).rates();
   ASSERT_EQ(rates.size(), 1u);
   EXPECT_EQ(rates[0].m_name, "dram_bandwidth");
   EXPECT_EQ(rates[0].m_source, "x");

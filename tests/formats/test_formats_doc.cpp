@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,8 +18,12 @@
 #include "formats/bench_result.hpp"
 #include "formats/ceilings.hpp"
 #include "formats/correctness_result.hpp"
+#include "formats/spec.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
+#include "kopt/compare/compare_document.hpp"
+#include "kopt/inputs/manifest.hpp"
+#include "kopt/profile/document.hpp"
 #include "kopt/records/record.hpp"
 
 namespace kopt {
@@ -30,7 +36,8 @@ std::vector<format_table> code_tables() {
   std::vector<format_table> all;
   for (std::vector<format_table> part :
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
-        correctness_tables(), record_tables()}) {
+        correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
+        profile::profile_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -240,6 +247,115 @@ TEST(doc_tables, record_writes_its_declared_fields) {
             declared({"kernelopt.record: timing.shapes[]", "timing statistics"}));
   EXPECT_EQ(keys_of({doc["timing_settings"]}), declared({"timing settings"}));
   EXPECT_EQ(keys_of({doc["gate"]}), declared({"kernelopt.record: gate"}));
+}
+
+TEST(doc_tables, manifest_writes_its_declared_fields) {
+  manifest m;
+  m.m_path = "/b/kernelopt/k/manifest.json";
+  m.m_args = {{"x", "in", "f32", {"n"}}};
+  impl_decl reference{"reference", "ref", {}, std::nullopt, "host", "f64"};
+  m.m_reference = reference;
+  variant_decl v;
+  v.m_static = static_check{};
+  m.m_variants = {v};
+  m.m_baselines = {impl_decl{"vendor", "vendor", {}, std::nullopt}};
+  m.m_test_timeout_s = 600;
+  const json doc = to_json(m);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.manifest"}));
+  EXPECT_EQ(keys_of({doc["args"][0]}), declared({"kernelopt.manifest: args[]"}));
+  EXPECT_EQ(keys_of({doc["reference"], doc["variants"][0], doc["baselines"][0]}),
+            declared({"kernelopt.manifest: reference, variants[], baselines[]"}));
+  EXPECT_EQ(keys_of({doc["variants"][0]["static"]}), declared({"kernelopt.manifest: variants[].static"}));
+  EXPECT_EQ(keys_of({doc["executables"]}), declared({"kernelopt.manifest: executables"}));
+  EXPECT_EQ(keys_of({doc["tools"]}), declared({"kernelopt.manifest: tools"}));
+}
+
+// The manifests the build wrote (cmake/kernelopt/Generate.cmake, which
+// cannot use the C++ type) declare nothing the tables do not, and read
+// back through the type to the same document.
+TEST(doc_tables, generated_manifests_are_the_type) {
+  const std::filesystem::path examples = std::filesystem::path(KOPT_BINARY_DIR) / "example_kernels";
+  int seen = 0;
+  std::error_code error;
+  for (auto it = std::filesystem::recursive_directory_iterator(examples, error);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+    if (error) break;
+    if (it->path().filename() != "manifest.json" || it->path().parent_path().parent_path().filename() != "kernelopt") {
+      continue;
+    }
+    ++seen;
+    SCOPED_TRACE(it->path().string());
+    const json doc = read_json_file(it->path());
+    std::set<std::string> impl_keys;
+    for (const char* list : {"variants", "baselines"}) {
+      for (const json& impl : doc[list]) {
+        for (const auto& item : impl.items()) impl_keys.insert(item.key());
+      }
+    }
+    for (const auto& item : doc["reference"].items()) impl_keys.insert(item.key());
+    const std::set<std::string> impl_declared = declared({"kernelopt.manifest: reference, variants[], baselines[]"});
+    EXPECT_TRUE(std::includes(impl_declared.begin(), impl_declared.end(), impl_keys.begin(), impl_keys.end()));
+    EXPECT_EQ(keys_of({doc}), declared({"kernelopt.manifest"}));
+    const manifest m = read_manifest(it->path());
+    EXPECT_EQ(nlohmann::json::parse(to_json(m).dump()), nlohmann::json::parse(doc.dump()));
+  }
+  EXPECT_GT(seen, 0) << "no manifest under " << examples;
+}
+
+// framework/specs: every file read through the type and written back is
+// the file (so the type holds every field), with only declared fields.
+TEST(doc_tables, spec_files_are_the_type) {
+  int seen = 0;
+  std::set<std::string> value_keys;  // over every file: each declared field is used somewhere
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KOPT_SOURCE_DIR) + "/framework/specs")) {
+    if (entry.path().extension() != ".json") continue;
+    ++seen;
+    SCOPED_TRACE(entry.path().string());
+    const json doc = read_json_file(entry.path());
+    const spec_file spec = read_spec(entry.path());
+    EXPECT_EQ(nlohmann::json::parse(to_json(spec).dump()), nlohmann::json::parse(doc.dump()));
+    EXPECT_EQ(keys_of({doc}), declared({"kernelopt.spec"}));
+    for (const auto& item : doc["values"].items()) {
+      for (const auto& field : item.value().items()) value_keys.insert(field.key());
+    }
+  }
+  EXPECT_GT(seen, 0);
+  EXPECT_EQ(value_keys, declared({"kernelopt.spec: values.<name>"}));
+}
+
+TEST(doc_tables, profile_writes_its_declared_fields) {
+  profile::profile_document d;
+  d.m_kernel = "k";
+  profile::profile_run& run = d.m_run.emplace();
+  profile::profiled_benchmark ok;
+  ok.m_status = "ok";
+  ok.m_dram_bytes_over_model = 1.5;
+  ok.m_roofline_unavailable = "no roof";
+  profile::profiled_benchmark failed;
+  failed.m_error = "crashed";
+  run.m_benchmarks = {ok, failed};
+  run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"n=1", 0.5, "memory"}}}}};
+  run.m_impl = "v1";
+  const json doc = profile::to_json(d);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][0], doc["benchmarks"][1]}), declared({"kernelopt.profile: benchmarks[]"}));
+  EXPECT_EQ(keys_of({doc["impls"]["v1"]}), declared({"kernelopt.profile: impls.<name>"}));
+  EXPECT_EQ(keys_of({doc["roofline"][0], doc["impls"]["v1"]["roofline"][0]}),
+            declared({"kernelopt.profile: roofline[], impls.<name>.roofline[]"}));
+  EXPECT_EQ(profile::to_json(profile::profile_document_from_json(json_reader(doc, "profile.json"))), doc);
+}
+
+TEST(doc_tables, compare_writes_its_declared_fields) {
+  compare_document d;
+  verdict_row row;
+  row.m_noise = 0.01;
+  d.m_result.m_rows = {row};
+  d.m_result.m_geomean = row;
+  const json doc = to_json(d);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.compare"}));
+  EXPECT_EQ(keys_of({doc["rows"][0], doc["geomean"]}), declared({"kernelopt.compare: rows[]"}));
+  const compare_document back = compare_document_from_json(json_reader(doc, "compare.json"));
+  EXPECT_EQ(to_json(back), doc);
 }
 
 }  // namespace

@@ -25,6 +25,6 @@ KOPT_FUZZ_TARGET(ncu_csv) {
     in.m_shape = kopt::shape::parse("rows=4096,cols=4096");
     in.m_csv = text;
     in.m_csv_file = "ncu.csv";
-    (void)kopt::profile::build_document(settings, {in}).dump();
+    (void)kopt::profile::to_json(kopt::profile::build_document(settings, {in})).dump();
   });
 }

@@ -219,12 +219,15 @@ TEST(Ceilings, MeasuredWinsOverSpec) {
       "ceilings":{"copy_bandwidth":{"value":3.0e12,"unit":"B/s","source":"measured"},
                   "bf16_tensor":{"value":null,"reason":"cuBLAS failed"}}})");
   set.add_ceilings(ceilings_from_json(json_reader(measured, "ceilings.json")), "ceilings.json");
-  set.add_spec_document(json::parse(R"({"device":"H","values":{
+  const json spec_doc = json::parse(R"({"schema_version":1,"kind":"kernelopt.spec","device":"H","match":[],
+      "values":{
       "dram_bandwidth":{"value":3.35e12,"unit":"B/s","source":"x"},
       "bf16_tensor":{"value":989.5e12,"unit":"FLOP/s","source":"y"},
       "fp64":{"value":"unknown","unit":"FLOP/s","reason":"r"},
-      "memory_bytes":{"value":80e9,"unit":"B","source":"z"}}})"),
-                        "h.json");
+      "memory_bytes":{"value":80e9,"unit":"B","source":"z"}}})");
+  spec_file spec = spec_from_json(json_reader(spec_doc, "h.json"));
+  spec.m_path = "h.json";
+  set.add_spec(spec);
   EXPECT_EQ(set.bandwidth()->m_name, "copy_bandwidth");
   EXPECT_EQ(set.bandwidth()->m_value, 3.0e12);
   EXPECT_EQ(set.find("bf16_tensor")->m_value, 989.5e12);  // the measured one had no value
@@ -249,7 +252,7 @@ TEST(Specs, DeviceNameToSpecFile) {
   const std::filesystem::path dir = KOPT_SPECS_DIR;
   const auto file = [&](const std::string& device) {
     const auto spec = find_spec(dir, device);
-    return spec ? spec->filename().string() : std::string("none");
+    return spec ? spec->m_path.filename().string() : std::string("none");
   };
   EXPECT_EQ(file("NVIDIA H100 80GB HBM3"), "h100_sxm5.json");
   EXPECT_EQ(file("NVIDIA H100 PCIe"), "h100_pcie.json");
@@ -313,8 +316,10 @@ benchmark_input input(const std::string& impl, const std::string& shape, const s
 }
 
 TEST(Document, SingleImplementationCarriesBottleneckAndRoofline) {
-  const json doc = build_document(softmax_settings(), {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv"),
-                                                       input("v1", "rows=1048576,cols=64", "softmax_v1_latency.csv")});
+  const json doc = to_json(build_document(softmax_settings(),
+                                          {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv"),
+                                           input("v1", "rows=1048576,cols=64", "softmax_v1_latency.csv")}));
+  EXPECT_EQ(to_json(profile_document_from_json(json_reader(doc, "profile.json"))), doc);
   EXPECT_EQ(doc["schema_version"], 1);
   EXPECT_EQ(doc["kind"], "kernelopt.profile");
   EXPECT_EQ(doc["status"], "ok");
@@ -350,17 +355,19 @@ TEST(Document, SeveralImplementationsAndFailures) {
   failed.m_name = "softmax/v0/rows=8192,cols=8192";
   failed.m_error = "ncu: the application crashed";
   inputs.push_back(failed);
-  const json doc = build_document(softmax_settings(), inputs);
+  const profile_document typed = build_document(softmax_settings(), inputs);
+  const json doc = to_json(typed);
+  EXPECT_EQ(to_json(profile_document_from_json(json_reader(doc, "profile.json"))), doc);
   EXPECT_EQ(doc["status"], "partial");
   EXPECT_EQ(doc["reason"], "softmax/v0/rows=8192,cols=8192: ncu: the application crashed");
   EXPECT_FALSE(doc.contains("bottleneck"));
   EXPECT_EQ(doc["impls"]["v2"]["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(doc["impls"]["v0"]["bottleneck"], "not profiled");
-  const json v2 = impl_document(doc, "v2", "profile.json");
+  const json v2 = to_json(impl_document(typed, "v2"));
   EXPECT_EQ(v2["status"], "ok");
   EXPECT_EQ(v2["bottleneck"], "high-throughput (memory)");
   EXPECT_EQ(v2["benchmarks"].size(), 1u);
-  const json v0 = impl_document(doc, "v0", "profile.json");
+  const json v0 = to_json(impl_document(typed, "v0"));
   EXPECT_EQ(v0["status"], "unavailable");
   EXPECT_EQ(v0["bottleneck"], "not profiled");
 }
@@ -368,7 +375,7 @@ TEST(Document, SeveralImplementationsAndFailures) {
 TEST(Document, RooflineNeedsBothRoofs) {
   document_settings s = softmax_settings();
   s.m_specs_dir.clear();  // no spec, no ceilings file
-  const json doc = build_document(s, {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")});
+  const json doc = to_json(build_document(s, {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")}));
   EXPECT_TRUE(doc["benchmarks"][0]["roofline"].is_null());
   EXPECT_NE(doc["benchmarks"][0]["roofline_unavailable"].get<std::string>().find("no bandwidth ceiling"), std::string::npos);
   EXPECT_EQ(doc["roofline"], json::array());
@@ -383,14 +390,15 @@ TEST(Document, RooflineNeedsBothRoofs) {
     csv.replace(at, 21, "");
   }
   in.m_csv = csv;
-  const json d2 = build_document(h200, {in});
+  const json d2 = to_json(build_document(h200, {in}));
   EXPECT_EQ(d2["device"], "NVIDIA H200");
   EXPECT_NE(d2["benchmarks"][0]["roofline_unavailable"].get<std::string>().find("no \"fp32_fma\" ceiling"), std::string::npos)
       << d2["benchmarks"][0].dump();
 }
 
 TEST(Document, Unavailable) {
-  const json doc = unavailable_json("softmax", "ncu not found");
+  const json doc = to_json(unavailable_document("softmax", "ncu not found"));
+  EXPECT_EQ(to_json(profile_document_from_json(json_reader(doc, "profile.json"))), doc);
   EXPECT_EQ(doc["status"], "unavailable");
   EXPECT_EQ(doc["reason"], "ncu not found");
   EXPECT_EQ(doc["kind"], "kernelopt.profile");

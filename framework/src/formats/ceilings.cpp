@@ -150,27 +150,6 @@ ceilings_file read_ceilings(const std::filesystem::path& path) {
   return ceilings_from_json(json_reader(doc, path.string()));
 }
 
-std::vector<ceiling> spec_rates(const json_reader& spec) {
-  std::vector<ceiling> rates;
-  if (!spec.has("values")) return rates;
-  const json_reader values = spec.at("values");
-  if (!values.raw().is_object()) values.fail("expected an object of named values");
-  for (const auto& item : values.raw().items()) {
-    const json_reader entry = values.at(item.key());
-    if (!entry.raw().is_object() || !entry.has("value")) continue;  // notes, or a value the spec sheet lacks
-    if (entry.at("value").raw() == "unknown") continue;               // unknown, with a reason
-    const std::string unit = optional_string(entry, "unit");
-    if (unit != "B/s" && unit != "FLOP/s") continue;  // sizes, watts, clocks: not rates
-    ceiling c;
-    c.m_name = item.key();
-    c.m_value = entry.at("value").as_positive();
-    c.m_unit = unit;
-    c.m_source = optional_string(entry, "source", "not stated");
-    rates.push_back(std::move(c));
-  }
-  return rates;
-}
-
 std::optional<double> value_in_target_units(const ceiling& c, std::string& why) {
   if (!c.m_value) {
     why = c.m_name + " is unknown: " + c.m_reason;

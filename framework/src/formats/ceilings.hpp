@@ -66,10 +66,6 @@ struct ceilings_file {
 [[nodiscard]] ceilings_file ceilings_from_json(const json_reader& node);
 [[nodiscard]] ceilings_file read_ceilings(const std::filesystem::path& path);
 
-// The rates (units FLOP/s and B/s) of a `kernelopt.spec` document as
-// ceilings whose source is the spec's citation; values that are "unknown"
-// or of other units (bytes, watts) are left out.
-[[nodiscard]] std::vector<ceiling> spec_rates(const json_reader& spec);
 
 // The value in the units TARGET expressions use beside it: TFLOP/s for
 // FLOP/s (like `tflops`), GB/s for B/s (like `gbps`). nullopt with `why`

@@ -79,9 +79,9 @@ std::optional<std::filesystem::path> run_profile(const manifest& m, const std::s
     request.m_work_dir = run / "profile.ncu";
     const profile::document_settings settings =
         profile::settings_for(m, {ceilings, m.m_tools.m_specs_dir, std::nullopt, std::nullopt});
-    const json doc = profile::capture(m, request, settings, out);
+    const profile::profile_document doc = profile::capture(m, request, settings, out);
     profile::print_summary(doc, out);
-    const std::string status = doc.value("status", std::string());
+    const std::string& status = doc.m_status;
     if (status != "ok" && status != "unavailable") {
       out << "      profile: " << status << "; the record says profile: not run\n";
       return std::nullopt;

@@ -45,6 +45,13 @@ const char* to_string(verdict v) {
   return "UNSURE";
 }
 
+std::optional<verdict> verdict_from_string(const std::string& text) {
+  for (const verdict v : {verdict::faster, verdict::slower, verdict::same, verdict::unsure}) {
+    if (text == to_string(v)) return v;
+  }
+  return std::nullopt;
+}
+
 bool compare_result::any_slower() const {
   if (m_geomean && m_geomean->m_verdict == verdict::slower) return true;
   for (const verdict_row& row : m_rows) {

@@ -25,6 +25,8 @@ inline constexpr double k_noise_sigmas = 3.0;
 
 enum class verdict { faster, slower, same, unsure };
 [[nodiscard]] const char* to_string(verdict v);
+// The inverse of to_string; nullopt for any other text.
+[[nodiscard]] std::optional<verdict> verdict_from_string(const std::string& text);
 
 struct timing_point {
   std::string m_impl;
@@ -65,7 +67,5 @@ struct compare_result {
 
 [[nodiscard]] std::string render_compare_markdown(const compare_result& result, const std::string& base,
                                                   const std::string& next);
-[[nodiscard]] json render_compare_json(const compare_result& result, const std::string& base,
-                                       const std::string& next);
 
 }  // namespace kopt

@@ -15,10 +15,9 @@ namespace {
 // it. No spec for the device, or no specs directory: nothing is added.
 void add_spec_ceilings(const manifest& m, const std::string& device, std::optional<ceilings_file>& ceilings) {
   if (!m.m_tools.m_specs_dir || device.empty()) return;
-  const std::optional<std::filesystem::path> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
+  const std::optional<spec_file> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
   if (!spec) return;
-  const json doc = read_json_file(*spec);
-  std::vector<ceiling> rates = spec_rates(json_reader(doc, spec->string()));
+  std::vector<ceiling> rates = spec->rates();
   if (rates.empty() && !ceilings) return;
   if (!ceilings) {
     ceilings = ceilings_file{};
@@ -27,7 +26,7 @@ void add_spec_ceilings(const manifest& m, const std::string& device, std::option
   }
   for (ceiling& c : rates) {
     if (ceilings->find(c.m_name) != nullptr) continue;
-    c.m_source = spec->filename().string() + ": " + c.m_source;
+    c.m_source = spec->m_path.filename().string() + ": " + c.m_source;
     ceilings->m_ceilings.push_back(std::move(c));
   }
 }
