@@ -78,7 +78,7 @@ TEST(ceilings, measured_document_round_trips) {
 // The committed files read and written back hold the same values (key
 // order within an entry may differ: to_json writes one order).
 TEST(ceilings, committed_files_round_trip) {
-  for (const char* file : {"tests/kopt/data/softmax/ceilings.json", "tests/profile/data/h200/ceilings.json"}) {
+  for (const char* file : {"tests/kopt/data/softmax/ceilings.json", "tests/kopt/profile/data/h200/ceilings.json"}) {
     const std::string path = std::string(KOPT_SOURCE_DIR) + "/" + file;
     const json doc = read_json_file(path);
     EXPECT_EQ(nlohmann::json::parse(to_json(read_ceilings(path)).dump()), nlohmann::json::parse(doc.dump())) << file;

@@ -2,7 +2,7 @@
 # profiling run writes a "report" naming the SYNTHETIC CSV in data/ for the
 # benchmark it was asked for (v0: ncu fails), and `ncu --import` prints that
 # CSV; FAKE_NCU_MODE=perm prints ncu's ERR_NVGPUCTRPERM message instead.
-#   cmake -DKOPT=<kopt> -DDATA=<tests/profile/data> -DSPECS=<framework/specs> -DWORK=<dir> -P end_to_end.cmake
+#   cmake -DKOPT=<kopt> -DDATA=<tests/kopt/profile/data> -DSPECS=<framework/specs> -DWORK=<dir> -P end_to_end.cmake
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/bin" "${WORK}/empty")
 file(WRITE "${WORK}/bin/ncu" "#!/bin/sh

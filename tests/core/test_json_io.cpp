@@ -1,11 +1,67 @@
 // core/json_io: messages name the file and the JSON path; writes are atomic.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "core/json_io.hpp"
-#include "test_support.hpp"
 
 namespace kopt::test {
 namespace {
+
+namespace fs = std::filesystem;
+
+// A temporary folder, removed at the end of the test.
+class scratch_dir {
+ public:
+  scratch_dir() {
+    std::string pattern = (fs::temp_directory_path() / "kopt-json-io-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    m_dir = pattern;
+  }
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+  ~scratch_dir() {
+    std::error_code ec;
+    fs::remove_all(m_dir, ec);
+  }
+  [[nodiscard]] fs::path path(const std::string& relative) const { return m_dir / relative; }
+
+ private:
+  fs::path m_dir;
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Files under `dir`, relative to it, sorted.
+std::vector<std::string> list_files(const fs::path& dir) {
+  std::vector<std::string> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) files.push_back(fs::relative(entry.path(), dir).string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 std::string message_of(const std::function<void()>& action) {
   try {
@@ -22,7 +78,7 @@ TEST(json_io, missing_file_names_the_file) {
 }
 
 TEST(json_io, bad_json_names_file_line_and_column) {
-  scratch_case c;
+  scratch_dir c;
   write_text(c.path("bad.json"), "{\n  \"a\": 1,\n  \"b\": ]\n}\n");
   const std::string message = message_of([&] { (void)read_json_file(c.path("bad.json")); });
   EXPECT_NE(message.find(c.path("bad.json").string() + ": invalid JSON at line 3, column 8"),
@@ -33,7 +89,7 @@ TEST(json_io, bad_json_names_file_line_and_column) {
 TEST(json_io, number_overflow_names_the_file) {
   // A manifest written with TOLERANCE RTOL 1e999 (refused at configure now):
   // nlohmann reports out_of_range, not parse_error; the file is still named.
-  scratch_case c;
+  scratch_dir c;
   write_text(c.path("huge.json"), "{\"rtol\": 1e999}\n");
   EXPECT_EQ(message_of([&] { (void)read_json_file(c.path("huge.json")); }),
             c.path("huge.json").string() + ": /rtol: number beyond the range of a double (number overflow parsing '1e999')");
@@ -77,7 +133,7 @@ TEST(json_io, check_kind_rejects_other_kind_and_newer_version) {
 }
 
 TEST(json_io, atomic_write_creates_directories_and_replaces) {
-  scratch_case c;
+  scratch_dir c;
   const fs::path target = c.path("deep/er/file.json");
   write_json_atomic(target, json{{"a", 1}});
   write_json_atomic(target, json{{"a", 2}});
@@ -86,7 +142,7 @@ TEST(json_io, atomic_write_creates_directories_and_replaces) {
 }
 
 TEST(json_io, failed_atomic_write_leaves_no_partial_file) {
-  scratch_case c;
+  scratch_dir c;
   // The target is a non-empty directory: the final rename fails after the
   // temp file was fully written. Nothing may be left behind.
   fs::create_directories(c.path("out/record.json/inside"));
