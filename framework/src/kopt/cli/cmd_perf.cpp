@@ -41,7 +41,7 @@ std::vector<std::string> compared_impls(const manifest& m, const record& best) {
 std::vector<timing_point> points_of(const std::string& impl, const timing_summary& timing) {
   std::vector<timing_point> points;
   for (const shape_timing& s : timing.m_shapes) {
-    if (!s.m_error) points.push_back({impl, s.m_shape, s.m_median_ns, s.m_noise});
+    if (!s.m_error) points.push_back({impl, s.m_shape.text(), s.m_stats});
   }
   return points;
 }
@@ -110,11 +110,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
     out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
         << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
   }
-  std::optional<ceilings_file> ceilings;
-  if (!best->m_ceilings.is_null())
-    ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
-  const timing_summary now =
-      build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
+  const timing_summary now = build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt,
+                                          best->m_ceilings ? &*best->m_ceilings : nullptr);
 
   const compare_result result = compute_verdicts(points_of(best->m_variant, best->m_timing),
                                                  points_of(best->m_variant, now), threshold_option(args));
