@@ -232,6 +232,15 @@ static_assert(std::is_same<decltype(&::@qualified@), ::kopt_generated_@kernel@::
     # One CUDA runtime in the process (libcudart.so), shared with the
     # executables: the harness's cudaGetLastError sees the module's launches.
     CUDA_RUNTIME_LIBRARY Shared)
+  _kernel_opt_get(kernel_backend ${kernel} BACKEND)
+  _kernel_opt_get(ref_backend ${kernel} REFERENCE_BACKEND)
+  if(NOT backend STREQUAL "cuda" AND (kernel_backend STREQUAL "cuda" OR ref_backend STREQUAL "cuda"))
+    # A host implementation (the reference) of a CUDA kernel: the signatures
+    # header includes the CUDA runtime's headers (for cudaStream_t and the
+    # half types), which a toolkit outside the compiler's default include
+    # path (/usr/local/cuda) only provides through CUDA::cudart.
+    target_include_directories(${target} PRIVATE $<TARGET_PROPERTY:CUDA::cudart,INTERFACE_INCLUDE_DIRECTORIES>)
+  endif()
   if(backend STREQUAL "cuda")
     target_link_libraries(${target} PRIVATE CUDA::cudart)
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CUDA)
