@@ -4,7 +4,10 @@
 #include <cmath>
 
 #include "core/json_io.hpp"
+#include "kopt/compare/utest.hpp"
 #include "kopt/compare/verdict.hpp"
+#include "kopt/inputs/gbench.hpp"
+#include "kopt/inputs/nvbench.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {
@@ -86,6 +89,114 @@ TEST(compare_rule, two_single_variant_sets_match_by_shape) {
   EXPECT_EQ(result.m_rows[0].m_verdict, verdict::faster);
 }
 
+
+// scipy.stats.mannwhitneyu(a, b, alternative="two-sided").pvalue (scipy
+// 1.17.1), the call Google Benchmark's compare.py makes.
+TEST(compare_utest, p_values_are_scipys) {
+  const std::vector<double> a = {100, 101, 102, 103, 104, 105, 106, 107, 108};
+  const std::vector<double> b = {103, 104, 105, 106, 107, 108, 109, 110, 111};
+  EXPECT_NEAR(mann_whitney_p(a, b), 0.05133246617264852, 1e-12);
+  EXPECT_NEAR(mann_whitney_p(b, a), 0.05133246617264852, 1e-12);
+  EXPECT_NEAR(mann_whitney_p({1, 2, 2, 3, 3, 3, 4, 5, 9, 9}, {2, 3, 3, 4, 4, 5, 6, 7, 8, 9, 9}),
+              0.19918288487726932, 1e-12);  // ties
+  EXPECT_NEAR(mann_whitney_p({10, 11, 12, 13, 14, 15, 16, 17, 18}, {20, 21, 22, 23, 24, 25, 26, 27, 28}),
+              0.00041229480206169127, 1e-12);
+  EXPECT_EQ(mann_whitney_p(std::vector<double>(9, 5.0), std::vector<double>(9, 5.0)), 1.0);
+}
+
+std::vector<timing_point> repeated(const std::string& shape, const std::vector<double>& values) {
+  std::vector<timing_point> points;
+  for (const double v : values) points.push_back({"v1", shape, v, 0.001, {}});
+  return points;
+}
+
+// --benchmark_repetitions: one row per impl and shape, every repetition
+// kept; the same binary's repetitions against themselves are SAME.
+TEST(compare_utest, repetitions_are_merged_by_name) {
+  const std::vector<double> values = {100, 102, 99, 101, 100, 103, 98, 100, 101};
+  const std::vector<timing_point> merged = merge_repetitions(repeated("a", values));
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].m_repetitions_ns.size(), 9u);
+  EXPECT_DOUBLE_EQ(merged[0].m_median_ns, 100);
+  ASSERT_TRUE(merged[0].m_noise);
+  const compare_result same = compute_verdicts(merged, merged, k_default_threshold);
+  ASSERT_EQ(same.m_rows.size(), 1u);
+  EXPECT_EQ(same.m_rows[0].m_verdict, verdict::same);
+  EXPECT_NEAR(*same.m_rows[0].m_p_value, 1.0, 1e-12);
+  EXPECT_EQ(same.m_rows[0].m_base_repetitions, 9u);
+}
+
+TEST(compare_utest, significance_and_minimum_effect) {
+  const std::vector<double> base = {100, 100.2, 99.8, 100.1, 99.9, 100.3, 99.7, 100, 100.1};
+  auto shifted = [&](double factor) {
+    std::vector<double> out;
+    for (const double v : base) out.push_back(v * factor);
+    return merge_repetitions(repeated("a", out));
+  };
+  const std::vector<timing_point> b = merge_repetitions(repeated("a", base));
+  // 1 %: significant (p ~ 0.0004) but below the 2 % minimum effect: SAME.
+  const compare_result tiny = compute_verdicts(b, shifted(1.01), k_default_threshold);
+  EXPECT_LT(*tiny.m_rows[0].m_p_value, k_utest_alpha);
+  EXPECT_EQ(tiny.m_rows[0].m_verdict, verdict::same);
+  // 3 %: significant and beyond the threshold.
+  EXPECT_EQ(compute_verdicts(b, shifted(1.03), k_default_threshold).m_rows[0].m_verdict, verdict::slower);
+  EXPECT_EQ(compute_verdicts(b, shifted(0.97), k_default_threshold).m_rows[0].m_verdict, verdict::faster);
+  // 5 % between medians but the distributions overlap: not significant.
+  const std::vector<double> wide_base = {80, 90, 100, 110, 120, 85, 95, 105, 115};
+  const std::vector<double> wide_new = {84, 94.5, 105, 115.5, 126, 89.25, 99.75, 110.25, 120.75};
+  const compare_result wide = compute_verdicts(merge_repetitions(repeated("a", wide_base)),
+                                               merge_repetitions(repeated("a", wide_new)), k_default_threshold);
+  EXPECT_GT(*wide.m_rows[0].m_p_value, k_utest_alpha);
+  EXPECT_EQ(wide.m_rows[0].m_verdict, verdict::unsure);
+  // Fewer than 9 repetitions a side: the noise rule decides, no p-value.
+  const std::vector<double> few = {100, 101, 99};
+  const compare_result noise_rule =
+      compute_verdicts(merge_repetitions(repeated("a", few)), merge_repetitions(repeated("a", few)), 0.02);
+  EXPECT_FALSE(noise_rule.m_rows[0].m_p_value);
+  EXPECT_EQ(noise_rule.m_rows[0].m_verdict, verdict::same);
+}
+
+TEST(compare_inputs, google_benchmark_names) {
+  auto split = [](const std::string& name) {
+    const gbench_name n = split_gbench_name(name);
+    return n.m_impl + "|" + n.m_shape;
+  };
+  EXPECT_EQ(split("BM_memcpy/65536"), "BM_memcpy|65536");
+  EXPECT_EQ(split("BM_memcpy/65536/repeats:9/manual_time"), "BM_memcpy|65536");
+  EXPECT_EQ(split("BM_sort/1024/8/iterations:100/real_time"), "BM_sort|1024/8");
+  EXPECT_EQ(split("BM_empty"), "BM_empty|");
+  EXPECT_EQ(split("BM_threads/8/threads:4"), "BM_threads|8/threads:4");
+  EXPECT_EQ(split("softmax/v1/rows=8,cols=8/iterations:1/manual_time"), "v1|rows=8,cols=8");
+}
+
+TEST(compare_inputs, nvbench_median_first_and_infinite_noise) {
+  const json doc = json::parse(R"({"benchmarks": [{"name": "copy", "states": [
+    {"name": "Device=0 T=F32", "is_skipped": false, "summaries": [
+      {"tag": "nv/cold/sample_size", "data": [{"name": "value", "type": "int64", "value": "100"}]},
+      {"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64", "value": "0.0002"}]},
+      {"tag": "nv/cold/time/gpu/median", "data": [{"name": "value", "type": "float64", "value": "0.0001"}]},
+      {"tag": "nv/cold/time/gpu/stdev/relative", "data": [{"name": "value", "type": "float64", "value": "inf"}]}]},
+    {"name": "Device=0 T=F64", "is_skipped": true, "skip_reason": "Not a conversion"}]}]})");
+  ASSERT_TRUE(is_nvbench_json(doc));
+  const std::vector<timing_series> series = read_nvbench_series(doc, "x.json");
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series[0].m_impl, "copy");
+  EXPECT_EQ(series[0].m_shape, "Device=0 T=F32");
+  EXPECT_DOUBLE_EQ(*series[0].m_center_ns, 1e5);
+  EXPECT_FALSE(series[0].m_noise);  // "inf": NVBench had no estimate
+  EXPECT_EQ(*series[1].m_error, "skipped: Not a conversion");
+  const json bad = json::parse(R"({"benchmarks": [{"name": "copy", "states": [{"name": "s", "summaries": [
+      {"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64", "value": "fast"}]}]}]}]})");
+  try {
+    (void)read_nvbench_series(bad, "bad.json");
+    FAIL() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: /benchmarks/0/states/0/summaries/0/data/0/value"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 class compare_cli : public ::testing::Test {
  protected:
   std::string bench(const std::string& name) const { return c.path("bench/" + name + ".json").string(); }
@@ -131,6 +242,55 @@ TEST_F(compare_cli, bad_arguments_and_inputs) {
   const run_result disjoint = run_kopt({"compare", bench("perf.same"), bench("bench.v0")});
   EXPECT_EQ(disjoint.m_code, 2);
   EXPECT_NE(disjoint.m_err.find("rows match by impl and shape"), std::string::npos) << disjoint.m_err;
+}
+
+
+// KernelOpt's own bench JSON with --benchmark_repetitions=3 (two processes
+// of host_matmul's bench on the host backend): each row once, the
+// aggregates left out; one file against itself is SAME on every row.
+TEST(compare_files, kopt_bench_with_repetitions) {
+  const std::string run1 = (k_data_dir / "repetitions/host_matmul_run1.json").string();
+  const std::string run2 = (k_data_dir / "repetitions/host_matmul_run2.json").string();
+  const run_result self = run_kopt({"compare", run1, run1, "--format", "json"});
+  EXPECT_EQ(self.m_code, 0) << self.m_out << self.m_err;
+  const json doc = json::parse(self.m_out);
+  EXPECT_EQ(doc["schema_version"], 2);
+  ASSERT_EQ(doc["rows"].size(), 2u);
+  for (const json& row : doc["rows"]) {
+    EXPECT_EQ(row["verdict"], "SAME");
+    EXPECT_EQ(row["base_repetitions"], 3);
+    EXPECT_TRUE(row["p_value"].is_null());  // 3 < 9 repetitions: the noise rule
+  }
+  const run_result two = run_kopt({"compare", run1, run2});
+  EXPECT_EQ(two.m_code, 0) << two.m_out;
+}
+
+// Plain Google Benchmark (BM_memcpy, 9 repetitions, GB 1.7.1) and NVBench
+// (its own python/scripts/test_ref.json and test_cmp.json, cut down).
+TEST(compare_files, google_benchmark_and_nvbench) {
+  auto data = [](const std::string& name) { return (k_data_dir / name).string(); };
+  const run_result gb_self = run_kopt({"compare", data("gbench/run1.json"), data("gbench/run1.json")});
+  EXPECT_EQ(gb_self.m_code, 0) << gb_self.m_out << gb_self.m_err;
+  EXPECT_NE(gb_self.m_out.find("| BM_memcpy | 65536 | "), std::string::npos) << gb_self.m_out;
+  EXPECT_NE(gb_self.m_out.find("| 9/9 | 1 | SAME |"), std::string::npos) << gb_self.m_out;
+  const run_result gb_slower = run_kopt({"compare", data("gbench/run1.json"), data("gbench/slower.json")});
+  EXPECT_EQ(gb_slower.m_code, 1) << gb_slower.m_out << gb_slower.m_err;
+  EXPECT_NE(gb_slower.m_out.find("| BM_memcpy | 1048576 | "), std::string::npos) << gb_slower.m_out;
+  const run_result agg = run_kopt({"compare", data("gbench/aggregates_only.json"),
+                                   data("gbench/aggregates_only.json"), "--format", "json"});
+  EXPECT_EQ(agg.m_code, 0) << agg.m_out << agg.m_err;
+  const json agg_doc = json::parse(agg.m_out);
+  ASSERT_EQ(agg_doc["rows"].size(), 2u);
+  EXPECT_TRUE(agg_doc["rows"][0]["noise"].is_number());  // from the stddev aggregate
+
+  const run_result nv = run_kopt({"compare", data("nvbench/ref.json"), data("nvbench/cmp.json")});
+  EXPECT_EQ(nv.m_code, 0) << nv.m_out << nv.m_err;
+  EXPECT_NE(nv.m_out.find("| copy_type_sweep | Device=0 T=U8 | "), std::string::npos) << nv.m_out;
+  EXPECT_EQ(nv.m_out.find("In=I8 Out=I8 |"), std::string::npos) << nv.m_out;  // skipped state
+  EXPECT_EQ(nv.m_out.find("SLOWER |"), std::string::npos) << nv.m_out;
+  const run_result nv_slower = run_kopt({"compare", data("nvbench/ref.json"), data("nvbench/slower5.json")});
+  EXPECT_EQ(nv_slower.m_code, 1) << nv_slower.m_out;
+  EXPECT_NE(nv_slower.m_out.find("| all | geomean | "), std::string::npos);
 }
 
 }  // namespace

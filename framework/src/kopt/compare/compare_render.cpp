@@ -7,13 +7,18 @@ std::string render_compare_markdown(const compare_result& result, const std::str
                                     const std::string& next) {
   std::string out = "Comparing " + base + " (base) with " + next + " (new); threshold " +
                     format_percent(result.m_threshold) + ", noise bound " + format_number(k_noise_sigmas, 2) +
-                    " x combined noise\n\n";
-  out += "| impl | shape | base | new | change | noise | verdict |\n";
-  out += "|---|---|---:|---:|---:|---:|---|\n";
+                    " x combined noise; with " + std::to_string(k_utest_min_repetitions) +
+                    "+ repetitions a side, the U test at alpha " + format_number(k_utest_alpha, 2) + "\n\n";
+  out += "| impl | shape | base | new | change | noise | reps | p (U test) | verdict |\n";
+  out += "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   auto line = [&](const verdict_row& row) {
     out += "| " + row.m_impl + " | " + row.m_shape + " | " + format_time_ns(row.m_base_ns) + " | " +
            format_time_ns(row.m_new_ns) + " | " + format_percent(row.m_change, true) + " | " +
-           format_percent(row.m_noise) + " | " + to_string(row.m_verdict) + " |\n";
+           format_percent(row.m_noise) + " | " + (row.m_base_repetitions == 0 ? std::string("-")
+                                           : std::to_string(row.m_base_repetitions) + "/" +
+                                                 std::to_string(row.m_new_repetitions)) +
+           " | " + (row.m_p_value ? format_number(*row.m_p_value, 3) : "-") +
+           " | " + to_string(row.m_verdict) + " |\n";
   };
   for (const verdict_row& row : result.m_rows) line(row);
   if (result.m_geomean) line(*result.m_geomean);
@@ -33,16 +38,21 @@ json render_compare_json(const compare_result& result, const std::string& base, 
                 {"new_ns", row.m_new_ns},
                 {"change", row.m_change},
                 {"noise", row.m_noise ? json(*row.m_noise) : json(nullptr)},
+                {"base_repetitions", row.m_base_repetitions == 0 ? json(nullptr) : json(row.m_base_repetitions)},
+                {"new_repetitions", row.m_new_repetitions == 0 ? json(nullptr) : json(row.m_new_repetitions)},
+                {"p_value", row.m_p_value ? json(*row.m_p_value) : json(nullptr)},
                 {"verdict", to_string(row.m_verdict)}};
   };
   json rows = json::array();
   for (const verdict_row& row : result.m_rows) rows.push_back(row_json(row));
-  return {{"schema_version", 1},
+  return {{"schema_version", 2},
           {"kind", "kernelopt.compare"},
           {"base", base},
           {"new", next},
           {"threshold", result.m_threshold},
           {"noise_sigmas", k_noise_sigmas},
+          {"utest_alpha", k_utest_alpha},
+          {"utest_min_repetitions", k_utest_min_repetitions},
           {"rows", rows},
           {"geomean", result.m_geomean ? row_json(*result.m_geomean) : json(nullptr)},
           {"only_base", result.m_only_base},

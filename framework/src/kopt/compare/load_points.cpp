@@ -1,0 +1,79 @@
+// What `kopt compare` reads: records, KernelOpt's benchmark JSON, plain
+// Google Benchmark JSON and NVBench JSON, each turned into timing points.
+#include "core/json_io.hpp"
+#include "kopt/compare/verdict.hpp"
+#include "kopt/inputs/bench.hpp"
+#include "kopt/inputs/gbench.hpp"
+#include "kopt/inputs/nvbench.hpp"
+#include "kopt/records/record.hpp"
+
+namespace kopt {
+namespace {
+
+bool is_kopt_bench(const json& doc) {
+  if (doc.contains("kopt")) return true;
+  const auto benchmarks = doc.find("benchmarks");
+  if (benchmarks == doc.end() || !benchmarks->is_array()) return false;
+  for (const json& entry : *benchmarks) {
+    if (entry.is_object() && entry.contains("kopt")) return true;
+  }
+  return false;
+}
+
+std::vector<timing_point> from_series(const std::vector<timing_series>& all) {
+  std::vector<timing_point> points;
+  for (const timing_series& s : all) {
+    if (s.m_error || !s.m_center_ns) continue;
+    timing_point p{s.m_impl, s.m_shape, *s.m_center_ns, s.m_noise, s.m_repetitions_ns};
+    if (p.m_repetitions_ns.size() == 1) p.m_repetitions_ns.clear();
+    if (p.m_repetitions_ns.size() >= 2 && !p.m_noise) {
+      // The repetitions' own spread (merge_repetitions computes it).
+      std::vector<timing_point> reps;
+      for (const double v : p.m_repetitions_ns) reps.push_back({p.m_impl, p.m_shape, v, std::nullopt, {}});
+      p.m_noise = merge_repetitions(reps).front().m_noise;
+    }
+    points.push_back(p);
+  }
+  return points;
+}
+
+}  // namespace
+
+std::vector<timing_point> load_timing_points(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  std::vector<timing_point> points;
+  if (doc.is_object() && doc.contains("kind") && doc["kind"] == "kernelopt.record") {
+    check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+    const record r = record_from_json(doc, path.string());
+    for (const shape_timing& s : r.m_timing.m_shapes) {
+      if (!s.m_error) points.push_back({r.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}});
+    }
+    return points;
+  }
+  if (!doc.is_object() || !doc.contains("benchmarks")) {
+    throw format_error(path.string() +
+                       ": /: neither a benchmark JSON file (no \"benchmarks\") nor a kernelopt.record");
+  }
+  if (is_nvbench_json(doc)) return from_series(read_nvbench_series(doc, path.string()));
+  if (!is_kopt_bench(doc)) return from_series(read_gbench_series(doc, path.string()));
+  // KernelOpt's benchmark JSON: one entry per repetition, each with its own
+  // median and noise; Google Benchmark's aggregates over them carry no kopt
+  // object and are left out (the repetitions themselves are the evidence).
+  json repetitions = doc;
+  json& benchmarks = repetitions["benchmarks"];
+  if (benchmarks.is_array()) {
+    json kept = json::array();
+    for (const json& entry : benchmarks) {
+      if (entry.is_object() && entry.contains("run_type") && entry["run_type"] == "aggregate") continue;
+      kept.push_back(entry);
+    }
+    benchmarks = kept;
+  }
+  const bench_set bench = bench_from_json(repetitions, path.string());
+  for (const bench_row& row : bench.m_rows) {
+    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_median_ns, row.m_noise, {}});
+  }
+  return merge_repetitions(points);
+}
+
+}  // namespace kopt
