@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/json_io.hpp"
+#include "kopt/compare/perf_band.hpp"
 #include "kopt/compare/utest.hpp"
+#include "kopt/decide/baseline.hpp"
 #include "kopt/compare/verdict.hpp"
 #include "kopt/inputs/gbench.hpp"
 #include "kopt/inputs/nvbench.hpp"
@@ -195,6 +197,62 @@ TEST(compare_inputs, nvbench_median_first_and_infinite_noise) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The perf band (perf_band.hpp): floor, measured spread, board allowance.
+TEST(perf_band, measured_spread_and_board_allowance) {
+  record best;
+  best.m_variant = "v4";
+  best.m_source.m_sha256 = "abc";
+  best.m_timing.m_device = "NVIDIA H200";
+  best.m_timing.m_gpu = {{"uuid", "GPU-a"}};
+  shape_timing s;
+  s.m_shape = "n=1";
+  s.m_median_ns = 1000;
+  s.m_noise = 0.001;
+  best.m_timing.m_shapes = {s};
+  // Record only, same board: the floor. Another board: the allowance.
+  const perf_reference same = perf_reference_for(best, std::nullopt, "", "GPU-a", 0.02);
+  EXPECT_DOUBLE_EQ(*same.m_points[0].m_band, 0.02);
+  EXPECT_FALSE(same.m_other_board);
+  const perf_reference other = perf_reference_for(best, std::nullopt, "", "GPU-b", 0.02);
+  EXPECT_DOUBLE_EQ(*other.m_points[0].m_band, k_board_allowance);
+  EXPECT_DOUBLE_EQ(*other.m_geomean_band, k_board_allowance);
+  // The false alarm: +3.7 % on another board of the same model is SAME; +5 % on the recording board is not.
+  const std::vector<timing_point> plus37 = {{"v4", "n=1", 1037, 0.001, {}}};
+  EXPECT_FALSE(compute_verdicts(other.m_points, plus37, 0.02, other.m_geomean_band).any_slower());
+  const std::vector<timing_point> plus5 = {{"v4", "n=1", 1050, 0.001, {}}};
+  EXPECT_TRUE(compute_verdicts(same.m_points, plus5, 0.02, same.m_geomean_band).any_slower());
+
+  // A baseline: 3 x spread x sqrt(1 + 1/N) when that is wider than the floor.
+  bench_set run;
+  run.m_device = "NVIDIA H200";
+  run.m_gpu = {{"uuid", "GPU-a"}};
+  std::vector<bench_set> runs;
+  for (const double t : {1000.0, 1010.0, 990.0, 1005.0}) {
+    bench_row row;
+    row.m_impl = "v4";
+    row.m_shape = "n=1";
+    row.m_median_ns = t;
+    run.m_rows = {row};
+    runs.push_back(run);
+  }
+  const perf_baseline b = measure_baseline(best, runs, "2026-11-24T00:00:00Z");
+  EXPECT_EQ(b.m_gpus, std::vector<std::string>{"GPU-a"});
+  EXPECT_DOUBLE_EQ(b.m_shapes[0].m_median_ns, 1002.5);
+  EXPECT_NEAR(b.m_shapes[0].m_spread, log_spread({1000, 1010, 990, 1005}), 1e-15);
+  const perf_reference measured = perf_reference_for(best, b, "f.json", "GPU-a", 0.02);
+  EXPECT_NEAR(*measured.m_points[0].m_band, 3 * b.m_shapes[0].m_spread * std::sqrt(1.25), 1e-12);
+  EXPECT_GT(*measured.m_points[0].m_band, 0.02);
+  EXPECT_DOUBLE_EQ(*perf_reference_for(best, b, "f.json", "GPU-z", 0.02).m_points[0].m_band, k_board_allowance);
+  // Round trip through the file's JSON.
+  const perf_baseline back = perf_baseline_from_json(to_json(b), "f.json");
+  EXPECT_EQ(back.m_shapes[0].m_run_medians_ns, b.m_shapes[0].m_run_medians_ns);
+  EXPECT_EQ(device_slug("NVIDIA H200"), "nvidia-h200");
+  EXPECT_EQ(device_slug("host (x86_64)"), "host-x86-64");
+  runs.pop_back();
+  runs.pop_back();
+  EXPECT_THROW((void)measure_baseline(best, runs, ""), std::runtime_error);  // fewer than 3 runs
 }
 
 class compare_cli : public ::testing::Test {

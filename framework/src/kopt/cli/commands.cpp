@@ -110,10 +110,25 @@ const std::vector<command>& command_table() {
        0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
-        {"--threshold", "FRACTION", o::optional, "change treated as SAME (default 0.02; KernelOpt_PERF_THRESHOLD)"}},
-       "0 no SLOWER shape and every TARGET that held still holds, 1 otherwise, 2 usage or input "
-       "error, 77 no accepted record yet or benchmark skipped",
+        {"--threshold", "FRACTION", o::optional, "floor of the SAME band (default 0.02; KernelOpt_PERF_THRESHOLD)"},
+        {"--missing", "skip|fail", o::optional,
+         "when the gate cannot run (no record, no GPU, no baseline for this model): skip (77, default) or fail "
+         "(1; KernelOpt_PERF_MISSING)"}},
+       "0 no SLOWER shape and every TARGET that held still holds, 1 otherwise (or not run with --missing "
+       "fail), 2 usage or input error, 77 not run: no accepted record yet, benchmark skipped, or no "
+       "reference for this GPU model",
        cmd_perf},
+      {"baseline",
+       "time the accepted best in N processes: per-shape run-to-run spread for <k>.perf, per GPU model",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--runs", "N", o::optional, "benchmark processes (default 8, at least 3)"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--threshold", "FRACTION", o::optional, "floor of the band shown (default 0.02)"}},
+       "0 written, 1 a benchmark failed, 2 usage or input error, 77 no accepted record yet or benchmark "
+       "skipped",
+       cmd_baseline},
       {"profile", "Nsight Compute on one launch per implementation x shape: bottleneck, findings, roofline", "", 0,
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--out", "FILE", o::required, "the kernelopt.profile JSON (several implementations: also <stem>.<impl>.json)"},

@@ -9,12 +9,17 @@ std::string render_compare_markdown(const compare_result& result, const std::str
                     format_percent(result.m_threshold) + ", noise bound " + format_number(k_noise_sigmas, 2) +
                     " x combined noise; with " + std::to_string(k_utest_min_repetitions) +
                     "+ repetitions a side, the U test at alpha " + format_number(k_utest_alpha, 2) + "\n\n";
-  out += "| impl | shape | base | new | change | noise | reps | p (U test) | verdict |\n";
-  out += "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+  // A band column only when some row's band is not the threshold (kopt perf's measured bands).
+  bool bands = result.m_geomean && result.m_geomean->m_threshold != result.m_threshold;
+  for (const verdict_row& row : result.m_rows) bands = bands || row.m_threshold != result.m_threshold;
+  out += std::string("| impl | shape | base | new | change | noise | ") + (bands ? "band | " : "") +
+         "reps | p (U test) | verdict |\n";
+  out += std::string("|---|---|---:|---:|---:|---:|") + (bands ? "---:|" : "") + "---:|---:|---|\n";
   auto line = [&](const verdict_row& row) {
     out += "| " + row.m_impl + " | " + row.m_shape + " | " + format_time_ns(row.m_base_ns) + " | " +
            format_time_ns(row.m_new_ns) + " | " + format_percent(row.m_change, true) + " | " +
-           format_percent(row.m_noise) + " | " + (row.m_base_repetitions == 0 ? std::string("-")
+           format_percent(row.m_noise) + " | " + (bands ? format_percent(row.m_threshold) + " | " : "") +
+           (row.m_base_repetitions == 0 ? std::string("-")
                                            : std::to_string(row.m_base_repetitions) + "/" +
                                                  std::to_string(row.m_new_repetitions)) +
            " | " + (row.m_p_value ? format_number(*row.m_p_value, 3) : "-") +
@@ -38,6 +43,7 @@ json render_compare_json(const compare_result& result, const std::string& base, 
                 {"new_ns", row.m_new_ns},
                 {"change", row.m_change},
                 {"noise", row.m_noise ? json(*row.m_noise) : json(nullptr)},
+                {"band", row.m_threshold},
                 {"base_repetitions", row.m_base_repetitions == 0 ? json(nullptr) : json(row.m_base_repetitions)},
                 {"new_repetitions", row.m_new_repetitions == 0 ? json(nullptr) : json(row.m_new_repetitions)},
                 {"p_value", row.m_p_value ? json(*row.m_p_value) : json(nullptr)},

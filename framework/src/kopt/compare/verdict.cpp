@@ -86,7 +86,7 @@ std::vector<timing_point> merge_repetitions(const std::vector<timing_point>& poi
     std::size_t i = 0;
     while (i < merged.size() && !(merged[i].m_impl == p.m_impl && merged[i].m_shape == p.m_shape)) ++i;
     if (i == merged.size()) {
-      merged.push_back({p.m_impl, p.m_shape, 0, std::nullopt, {}});
+      merged.push_back({p.m_impl, p.m_shape, 0, std::nullopt, {}, p.m_band});
       groups.emplace_back();
     }
     groups[i].push_back(&p);
@@ -133,7 +133,7 @@ verdict classify(double change, std::optional<double> noise, double threshold) {
 }
 
 compare_result compute_verdicts(const std::vector<timing_point>& base, const std::vector<timing_point>& next,
-                                double threshold) {
+                                double threshold, std::optional<double> geomean_band) {
   compare_result result;
   result.m_threshold = threshold;
   const std::set<std::string> base_impls = impls(base);
@@ -157,13 +157,14 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     row.m_new_ns = n->m_median_ns;
     row.m_change = n->m_median_ns / b.m_median_ns - 1;
     row.m_noise = combined(b.m_noise, n->m_noise);
+    row.m_threshold = std::max(threshold, b.m_band.value_or(0.0));
     row.m_base_repetitions = b.repetitions();
     row.m_new_repetitions = n->repetitions();
     if (b.m_repetitions_ns.size() >= k_utest_min_repetitions && n->m_repetitions_ns.size() >= k_utest_min_repetitions) {
       row.m_p_value = mann_whitney_p(b.m_repetitions_ns, n->m_repetitions_ns);
-      row.m_verdict = classify_utest(row.m_change, *row.m_p_value, threshold);
+      row.m_verdict = classify_utest(row.m_change, *row.m_p_value, row.m_threshold);
     } else {
-      row.m_verdict = classify(row.m_change, row.m_noise, threshold);
+      row.m_verdict = classify(row.m_change, row.m_noise, row.m_threshold);
     }
     ratios.push_back(n->m_median_ns / b.m_median_ns);
     if (row.m_noise) {
@@ -193,7 +194,8 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     g.m_new_ns = geometric_mean(next_times).value_or(0);
     g.m_change = geometric_mean(ratios).value_or(1) - 1;
     if (noise_known) g.m_noise = std::sqrt(noise_sq) / static_cast<double>(ratios.size());
-    g.m_verdict = classify(g.m_change, g.m_noise, threshold);
+    g.m_threshold = std::max(threshold, geomean_band.value_or(0.0));
+    g.m_verdict = classify(g.m_change, g.m_noise, g.m_threshold);
     result.m_geomean = g;
   }
   return result;

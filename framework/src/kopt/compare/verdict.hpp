@@ -38,6 +38,9 @@ struct timing_point {
   // One value per repetition (Google Benchmark's --benchmark_repetitions, or
   // a benchmark timed in several processes); empty: a single measurement.
   std::vector<double> m_repetitions_ns;
+  // The SAME band measured for this reference point (kopt perf's baseline,
+  // compare/perf_band.hpp); the row uses max(threshold, band).
+  std::optional<double> m_band;
 
   [[nodiscard]] std::size_t repetitions() const { return m_repetitions_ns.empty() ? 1 : m_repetitions_ns.size(); }
 };
@@ -57,6 +60,7 @@ struct verdict_row {
   double m_change = 0;
   std::optional<double> m_noise;  // combined relative noise
   std::optional<double> m_p_value;  // the U test's, when both sides had enough repetitions
+  double m_threshold = 0;  // the SAME band this row used
   std::size_t m_base_repetitions = 1;  // 0 on the geomean row (not applicable)
   std::size_t m_new_repetitions = 1;
   verdict m_verdict = verdict::unsure;
@@ -79,8 +83,10 @@ struct compare_result {
 // Rows matched by impl + shape. When the two sets share no implementation
 // and each holds exactly one (two records of different variants), rows are
 // matched by shape alone.
+// geomean_band: the geomean row's band, max'ed with threshold (kopt perf).
 [[nodiscard]] compare_result compute_verdicts(const std::vector<timing_point>& base,
-                                              const std::vector<timing_point>& next, double threshold);
+                                              const std::vector<timing_point>& next, double threshold,
+                                              std::optional<double> geomean_band = std::nullopt);
 
 // A kernelopt.record, KernelOpt's benchmark JSON, plain Google Benchmark
 // JSON (inputs/gbench.hpp) or NVBench JSON (inputs/nvbench.hpp); rows that
