@@ -157,6 +157,11 @@ function(_kernel_opt_finalize kernel)
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
       HINT "e.g. -DKernelOpt_PERF_THRESHOLD=0.03 for a 3 % band")
   endif()
+  if(NOT KernelOpt_PERF_MISSING MATCHES "^(skip|fail)$")
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_MISSING must be skip or fail"
+      KEY KernelOpt_PERF_MISSING "${KernelOpt_PERF_MISSING}"
+      HINT "-DKernelOpt_PERF_MISSING=fail on a GPU runner: <k>.perf fails when the gate did not run")
+  endif()
   _kernel_opt_check_variant_cache(${kernel})
 
   # Signatures.
@@ -557,7 +562,7 @@ function(_kernel_opt_loop_targets kernel)
     VERBATIM
     COMMENT "KernelOpt: one optimization iteration of ${kernel}")
   add_test(NAME ${kernel}.perf COMMAND $<TARGET_FILE:KernelOpt::kopt> perf --manifest "${bin}/manifest.json"
-    --threshold ${KernelOpt_PERF_THRESHOLD})
+    --threshold ${KernelOpt_PERF_THRESHOLD} --missing ${KernelOpt_PERF_MISSING})
   _kernel_opt_get(timeout ${kernel} TIMEOUT)
   set_tests_properties(${kernel}.perf PROPERTIES
     LABELS "kernel-opt;perf;${kernel}"
