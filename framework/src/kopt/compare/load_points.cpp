@@ -1,5 +1,7 @@
 // What `kopt compare` reads: records, KernelOpt's benchmark JSON, plain
 // Google Benchmark JSON and NVBench JSON, each turned into timing points.
+#include <algorithm>
+
 #include "core/json_io.hpp"
 #include "kopt/compare/verdict.hpp"
 #include "kopt/inputs/bench.hpp"
@@ -40,6 +42,23 @@ std::vector<timing_point> from_series(const std::vector<timing_series>& all) {
 }  // namespace
 
 std::vector<timing_point> load_timing_points(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // Several processes of one build (tools/ci/base_vs_pr.sh): every *.json
+    // in the folder, each file one repetition of its rows.
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw format_error(path.string() + ": a folder with no *.json file");
+    std::vector<timing_point> all;
+    for (const std::filesystem::path& file : files) {
+      const std::vector<timing_point> points = load_timing_points(file);
+      all.insert(all.end(), points.begin(), points.end());
+    }
+    return merge_repetitions(all);
+  }
   const json doc = read_json_file(path);
   std::vector<timing_point> points;
   if (doc.is_object() && doc.contains("kind") && doc["kind"] == "kernelopt.record") {

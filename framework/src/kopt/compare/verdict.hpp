@@ -91,7 +91,8 @@ struct compare_result {
 // A kernelopt.record, KernelOpt's benchmark JSON, plain Google Benchmark
 // JSON (inputs/gbench.hpp) or NVBench JSON (inputs/nvbench.hpp); rows that
 // failed or were skipped are left out; repetitions are merged
-// (merge_repetitions). Throws format_error.
+// (merge_repetitions). A folder: every *.json in it, each file one
+// repetition of its rows (several processes of one build). Throws format_error.
 [[nodiscard]] std::vector<timing_point> load_timing_points(const std::filesystem::path& path);
 
 [[nodiscard]] std::string render_compare_markdown(const compare_result& result, const std::string& base,
