@@ -245,6 +245,15 @@ TEST(perf_band, measured_spread_and_board_allowance) {
   EXPECT_NEAR(*measured.m_points[0].m_band, 3 * b.m_shapes[0].m_spread * std::sqrt(1.25), 1e-12);
   EXPECT_GT(*measured.m_points[0].m_band, 0.02);
   EXPECT_DOUBLE_EQ(*perf_reference_for(best, b, "f.json", "GPU-z", 0.02).m_points[0].m_band, k_board_allowance);
+  // A record shape the baseline lacks (a --quick baseline) comes from the record.
+  shape_timing extra = s;
+  extra.m_shape = "n=2";
+  best.m_timing.m_shapes.push_back(extra);
+  const perf_reference mixed = perf_reference_for(best, b, "f.json", "GPU-a", 0.02);
+  ASSERT_EQ(mixed.m_points.size(), 2u);
+  EXPECT_EQ(mixed.m_points[1].m_shape, "n=2");
+  EXPECT_DOUBLE_EQ(*mixed.m_points[1].m_band, 0.02);
+  EXPECT_TRUE(perf_reference_for(best, b, "f.json", "GPU-a", 0.02, false).m_points.size() == 1u);
   // Round trip through the file's JSON.
   const perf_baseline back = perf_baseline_from_json(to_json(b), "f.json");
   EXPECT_EQ(back.m_shapes[0].m_run_medians_ns, b.m_shapes[0].m_run_medians_ns);

@@ -138,7 +138,7 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
         << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
   }
   const perf_reference reference =
-      perf_reference_for(*best, baseline, baseline_file, this_gpu, threshold_option(args));
+      perf_reference_for(*best, baseline, baseline_file, this_gpu, threshold_option(args), same_model);
   out << "reference: " << reference.m_source << "\n";
   for (const std::string& note : reference.m_notes) out << note << "\n";
   std::optional<ceilings_file> ceilings;

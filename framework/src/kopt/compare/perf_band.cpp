@@ -21,7 +21,7 @@ double spread_band(double spread, std::int64_t runs) {
 
 perf_reference perf_reference_for(const record& best, const std::optional<perf_baseline>& baseline,
                                   const std::string& baseline_file, const std::string& this_gpu,
-                                  double threshold) {
+                                  double threshold, bool record_same_model) {
   perf_reference ref;
   if (baseline) {
     const perf_baseline& b = *baseline;
@@ -38,7 +38,26 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
       p.m_band = std::max({threshold, spread_band(s.m_spread, b.m_runs), allowance});
       ref.m_points.push_back(p);
     }
+    std::vector<std::string> from_record;
+    if (record_same_model) {
+      const std::string recorded_gpu = uuid_of(best.m_timing.m_gpu);
+      const bool record_other_board = !recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu;
+      for (const shape_timing& s : best.m_timing.m_shapes) {
+        if (s.m_error || b.find(s.m_shape) != nullptr) continue;
+        timing_point p{best.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}};
+        p.m_band = std::max(threshold, record_other_board ? k_board_allowance : 0.0);
+        ref.m_points.push_back(p);
+        from_record.push_back(s.m_shape);
+      }
+    }
     ref.m_geomean_band = std::max({threshold, spread_band(b.m_geomean_spread, b.m_runs), allowance});
+    if (!from_record.empty()) {
+      // Mixed references: the geomean's band is the widest of its rows'.
+      for (const timing_point& p : ref.m_points) ref.m_geomean_band = std::max(*ref.m_geomean_band, *p.m_band);
+      ref.m_notes.push_back("not in the baseline, from the record (band: the threshold" +
+                            std::string(allowance > 0 ? " or the board allowance" : "") + "): " +
+                            join(from_record, ", "));
+    }
     ref.m_notes.push_back("band per shape = max(threshold " + format_percent(threshold) + ", " +
                           format_number(k_perf_spread_sigmas, 2) + " x run-to-run spread x sqrt(1 + 1/" +
                           std::to_string(b.m_runs) + ")" +

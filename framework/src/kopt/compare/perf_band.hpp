@@ -36,10 +36,12 @@ struct perf_reference {
 
 // From a current baseline (same source hash as the record) when there is
 // one, else from the record's own timing (no measured spread: the floor,
-// plus the allowance on another board). this_gpu: this run's GPU UUID ("" unknown).
+// plus the allowance on another board). With a baseline, the record's
+// shapes the baseline lacks (a --quick baseline) come from the record when
+// record_same_model. this_gpu: this run's GPU UUID ("" unknown).
 [[nodiscard]] perf_reference perf_reference_for(const record& best, const std::optional<perf_baseline>& baseline,
                                                 const std::string& baseline_file, const std::string& this_gpu,
-                                                double threshold);
+                                                double threshold, bool record_same_model = true);
 
 [[nodiscard]] double spread_band(double spread, std::int64_t runs);  // k x spread x sqrt(1 + 1/N)
 
