@@ -113,9 +113,13 @@ compare_counts() {  # LABEL WANT A_PREFIX B_PREFIX OFFSET
   done
   row "C compare $label | ${gpus[0]} | $runs | $same | $slower | $other | $want | exit 1 = some row SLOWER"
 }
-if [[ -n $calib ]] && ! on_gpu "${gpus[0]}" "$calib" --benchmark_filter='^calibration/base/' --benchmark_out="$out/probe.json" --benchmark_out_format=json > "$out/probe.log" 2>&1; then
-  echo "calibration bench did not run (exit $?; no GPU?): parts C and D skipped ($out/probe.log)"
-  calib=""
+if [[ -n $calib ]]; then
+  on_gpu "${gpus[0]}" "$calib" --benchmark_filter='^calibration/base/' --benchmark_out="$out/probe.json" --benchmark_out_format=json > "$out/probe.log" 2>&1
+  probe=$?
+  if ((probe != 0)); then
+    echo "calibration bench did not run (exit $probe; 77: no GPU): parts C and D skipped ($out/probe.log)"
+    calib=""
+  fi
 fi
 if [[ -n $calib ]]; then
   mkdir -p "$out/compare"
