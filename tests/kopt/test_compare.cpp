@@ -219,6 +219,10 @@ TEST(perf_band, measured_spread_and_board_allowance) {
   EXPECT_DOUBLE_EQ(*other.m_points[0].m_band, k_board_allowance);
   EXPECT_DOUBLE_EQ(*other.m_geomean_band, k_board_allowance);
   // The false alarm: +3.7 % on another board of the same model is SAME; +5 % on the recording board is not.
+  record unnamed = best;  // a record made before kopt.gpu: its board is unknown
+  unnamed.m_timing.m_gpu = nullptr;
+  EXPECT_DOUBLE_EQ(*perf_reference_for(unnamed, std::nullopt, "", "GPU-a", 0.02).m_points[0].m_band, k_board_allowance);
+  EXPECT_DOUBLE_EQ(*perf_reference_for(unnamed, std::nullopt, "", "", 0.02).m_points[0].m_band, 0.02);  // host
   const std::vector<timing_point> plus37 = {{"v4", "n=1", 1037, 0.001, {}}};
   EXPECT_FALSE(compute_verdicts(other.m_points, plus37, 0.02, other.m_geomean_band).any_slower());
   const std::vector<timing_point> plus5 = {{"v4", "n=1", 1050, 0.001, {}}};

@@ -41,7 +41,7 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
     std::vector<std::string> from_record;
     if (record_same_model) {
       const std::string recorded_gpu = uuid_of(best.m_timing.m_gpu);
-      const bool record_other_board = !recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu;
+      const bool record_other_board = !this_gpu.empty() && recorded_gpu != this_gpu;
       for (const shape_timing& s : best.m_timing.m_shapes) {
         if (s.m_error || b.find(s.m_shape) != nullptr) continue;
         timing_point p{best.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}};
@@ -68,7 +68,9 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
     return ref;
   }
   const std::string recorded_gpu = uuid_of(best.m_timing.m_gpu);
-  ref.m_other_board = !recorded_gpu.empty() && !this_gpu.empty() && recorded_gpu != this_gpu;
+  // A record that does not name its board (made before kopt.gpu existed)
+  // may be from any board of the model: the allowance applies.
+  ref.m_other_board = !this_gpu.empty() && recorded_gpu != this_gpu;
   const double allowance = ref.m_other_board ? k_board_allowance : 0.0;
   ref.m_source = "record " + best.m_variant + " (one run)";
   for (const shape_timing& s : best.m_timing.m_shapes) {
@@ -82,7 +84,8 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
                         ": the run-to-run spread is not measured (kopt baseline measures it); band = max(threshold " +
                         format_percent(threshold) +
                         (ref.m_other_board ? ", board allowance " + format_percent(k_board_allowance) +
-                                                 " (the record was timed on " + recorded_gpu + ")"
+                                                 " (the record was timed on " +
+                                                 (recorded_gpu.empty() ? "a board it does not name" : recorded_gpu) + ")"
                                            : "") +
                         ")");
   return ref;

@@ -10,7 +10,9 @@
 // processes; sqrt(1 + 1/N) widens it for one new run against the median of
 // N. Board-to-board spread cannot be measured on one board: the allowance
 // is assumed from the 2026-11-21 two-H200 runs (every shape within 1 %, one
-// short shape +2.1 .. +3.7 %) and applies only on another board.
+// short shape +2.1 .. +3.7 %) and applies only on another board: one not
+// among the baseline's, or, against a record, one other than the record's
+// (or any, when the record does not name its board).
 #pragma once
 
 #include <optional>
