@@ -45,7 +45,7 @@ std::vector<std::string> compared_impls(const manifest& m, const record& best) {
 std::vector<timing_point> points_of(const std::string& impl, const timing_summary& timing) {
   std::vector<timing_point> points;
   for (const shape_timing& s : timing.m_shapes) {
-    if (!s.m_error) points.push_back({impl, s.m_shape, s.m_median_ns, s.m_noise, {}});
+    if (!s.m_error) points.push_back({impl, s.m_shape.text(), s.m_stats});
   }
   return points;
 }
@@ -141,11 +141,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
       perf_reference_for(*best, baseline, baseline_file, this_gpu, threshold_option(args), same_model);
   out << "reference: " << reference.m_source << "\n";
   for (const std::string& note : reference.m_notes) out << note << "\n";
-  std::optional<ceilings_file> ceilings;
-  if (!best->m_ceilings.is_null())
-    ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
-  const timing_summary now =
-      build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
+  const timing_summary now = build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt,
+                                          best->m_ceilings ? &*best->m_ceilings : nullptr);
 
   const compare_result result = compute_verdicts(reference.m_points, points_of(best->m_variant, now),
                                                  threshold_option(args), reference.m_geomean_band);

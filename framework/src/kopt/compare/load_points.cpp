@@ -1,6 +1,7 @@
 // What `kopt compare` reads: records, KernelOpt's benchmark JSON, plain
 // Google Benchmark JSON and NVBench JSON, each turned into timing points.
 #include <algorithm>
+#include <cstdint>
 
 #include "core/json_io.hpp"
 #include "kopt/compare/verdict.hpp"
@@ -26,13 +27,21 @@ std::vector<timing_point> from_series(const std::vector<timing_series>& all) {
   std::vector<timing_point> points;
   for (const timing_series& s : all) {
     if (s.m_error || !s.m_center_ns) continue;
-    timing_point p{s.m_impl, s.m_shape, *s.m_center_ns, s.m_noise, s.m_repetitions_ns};
+    timing_point p{s.m_impl, s.m_shape, {}, s.m_repetitions_ns};
+    p.m_stats.m_median_ns = *s.m_center_ns;
+    p.m_stats.m_noise = s.m_noise;
+    p.m_stats.m_samples = static_cast<std::int64_t>(std::max<std::size_t>(1, s.m_repetitions_ns.size()));
     if (p.m_repetitions_ns.size() == 1) p.m_repetitions_ns.clear();
-    if (p.m_repetitions_ns.size() >= 2 && !p.m_noise) {
+    if (p.m_repetitions_ns.size() >= 2 && !p.m_stats.m_noise) {
       // The repetitions' own spread (merge_repetitions computes it).
       std::vector<timing_point> reps;
-      for (const double v : p.m_repetitions_ns) reps.push_back({p.m_impl, p.m_shape, v, std::nullopt, {}});
-      p.m_noise = merge_repetitions(reps).front().m_noise;
+      for (const double v : p.m_repetitions_ns) {
+        timing_point r{p.m_impl, p.m_shape, {}};
+        r.m_stats.m_median_ns = v;
+        r.m_stats.m_samples = 1;
+        reps.push_back(r);
+      }
+      p.m_stats.m_noise = merge_repetitions(reps).front().m_stats.m_noise;
     }
     points.push_back(p);
   }
@@ -65,7 +74,7 @@ std::vector<timing_point> load_timing_points(const std::filesystem::path& path) 
     check_kind(doc, path, "kernelopt.record", k_record_schema_version);
     const record r = record_from_json(doc, path.string());
     for (const shape_timing& s : r.m_timing.m_shapes) {
-      if (!s.m_error) points.push_back({r.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}});
+      if (!s.m_error) points.push_back({r.m_variant, s.m_shape.text(), s.m_stats});
     }
     return points;
   }
@@ -90,7 +99,7 @@ std::vector<timing_point> load_timing_points(const std::filesystem::path& path) 
   }
   const bench_set bench = bench_from_json(repetitions, path.string());
   for (const bench_row& row : bench.m_rows) {
-    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_median_ns, row.m_noise, {}});
+    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_stats});
   }
   return merge_repetitions(points);
 }

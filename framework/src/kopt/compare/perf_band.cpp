@@ -32,9 +32,11 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
     const double allowance = ref.m_other_board ? k_board_allowance : 0.0;
     ref.m_source = "baseline " + baseline_file + " (" + std::to_string(b.m_runs) + " runs on " + b.m_device + ")";
     for (const baseline_shape& s : b.m_shapes) {
-      timing_point p{best.m_variant, s.m_shape, s.m_median_ns, std::nullopt, {}};
+      timing_point p{best.m_variant, s.m_shape, {}};
+      p.m_stats.m_median_ns = s.m_median_ns;
+      p.m_stats.m_samples = b.m_runs;
       // The median of N runs: its standard error from their spread.
-      p.m_noise = 1.2533 * s.m_spread / std::sqrt(static_cast<double>(b.m_runs));
+      p.m_stats.m_noise = 1.2533 * s.m_spread / std::sqrt(static_cast<double>(b.m_runs));
       p.m_band = std::max({threshold, spread_band(s.m_spread, b.m_runs), allowance});
       ref.m_points.push_back(p);
     }
@@ -43,11 +45,11 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
       const std::string recorded_gpu = uuid_of(best.m_timing.m_gpu);
       const bool record_other_board = !this_gpu.empty() && recorded_gpu != this_gpu;
       for (const shape_timing& s : best.m_timing.m_shapes) {
-        if (s.m_error || b.find(s.m_shape) != nullptr) continue;
-        timing_point p{best.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}};
+        if (s.m_error || b.find(s.m_shape.text()) != nullptr) continue;
+        timing_point p{best.m_variant, s.m_shape.text(), s.m_stats};
         p.m_band = std::max(threshold, record_other_board ? k_board_allowance : 0.0);
         ref.m_points.push_back(p);
-        from_record.push_back(s.m_shape);
+        from_record.push_back(s.m_shape.text());
       }
     }
     ref.m_geomean_band = std::max({threshold, spread_band(b.m_geomean_spread, b.m_runs), allowance});
@@ -75,7 +77,7 @@ perf_reference perf_reference_for(const record& best, const std::optional<perf_b
   ref.m_source = "record " + best.m_variant + " (one run)";
   for (const shape_timing& s : best.m_timing.m_shapes) {
     if (s.m_error) continue;
-    timing_point p{best.m_variant, s.m_shape, s.m_median_ns, s.m_noise, {}};
+    timing_point p{best.m_variant, s.m_shape.text(), s.m_stats};
     p.m_band = std::max(threshold, allowance);
     ref.m_points.push_back(p);
   }

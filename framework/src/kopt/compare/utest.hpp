@@ -4,7 +4,7 @@
 // With more than 8 values on each side scipy uses the normal approximation
 // with tie correction and continuity correction; this is that computation,
 // and kopt uses the test only from k_utest_min_repetitions (9) per side, so
-// its p-values are scipy's (tests/kopt/test_compare.cpp holds scipy's values).
+// its p-values are scipy's (tests/kopt/compare/test_utest.cpp holds scipy's values).
 #pragma once
 
 #include <cstddef>

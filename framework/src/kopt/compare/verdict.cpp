@@ -1,9 +1,8 @@
 #include "kopt/compare/verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <algorithm>
 
 #include "core/format.hpp"
 
@@ -65,6 +64,13 @@ const char* to_string(verdict v) {
   return "UNSURE";
 }
 
+std::optional<verdict> verdict_from_string(const std::string& text) {
+  for (const verdict v : {verdict::faster, verdict::slower, verdict::same, verdict::unsure}) {
+    if (text == to_string(v)) return v;
+  }
+  return std::nullopt;
+}
+
 bool compare_result::any_slower() const {
   if (m_geomean && m_geomean->m_verdict == verdict::slower) return true;
   for (const verdict_row& row : m_rows) {
@@ -86,7 +92,11 @@ std::vector<timing_point> merge_repetitions(const std::vector<timing_point>& poi
     std::size_t i = 0;
     while (i < merged.size() && !(merged[i].m_impl == p.m_impl && merged[i].m_shape == p.m_shape)) ++i;
     if (i == merged.size()) {
-      merged.push_back({p.m_impl, p.m_shape, 0, std::nullopt, {}, p.m_band});
+      timing_point m;
+      m.m_impl = p.m_impl;
+      m.m_shape = p.m_shape;
+      m.m_band = p.m_band;
+      merged.push_back(m);
       groups.emplace_back();
     }
     groups[i].push_back(&p);
@@ -101,24 +111,25 @@ std::vector<timing_point> merge_repetitions(const std::vector<timing_point>& poi
     bool within_known = true;
     for (const timing_point* p : groups[i]) {
       if (p->m_repetitions_ns.empty()) {
-        m.m_repetitions_ns.push_back(p->m_median_ns);
+        m.m_repetitions_ns.push_back(p->m_stats.m_median_ns);
       } else {
         m.m_repetitions_ns.insert(m.m_repetitions_ns.end(), p->m_repetitions_ns.begin(), p->m_repetitions_ns.end());
       }
-      if (p->m_noise) {
-        within_sq += *p->m_noise * *p->m_noise;
+      m.m_stats.m_samples += p->m_stats.m_samples;
+      if (p->m_stats.m_noise) {
+        within_sq += *p->m_stats.m_noise * *p->m_stats.m_noise;
       } else {
         within_known = false;
       }
     }
-    m.m_median_ns = median_of(m.m_repetitions_ns);
-    m.m_noise = repetition_noise(m.m_repetitions_ns, m.m_median_ns);
+    m.m_stats.m_median_ns = median_of(m.m_repetitions_ns);
+    m.m_stats.m_noise = repetition_noise(m.m_repetitions_ns, m.m_stats.m_median_ns);
     if (within_known) {
       // The rms of the points' own noise, over sqrt(n): a floor when the
       // repetitions happen to agree more closely than each was measured.
       const double k = static_cast<double>(groups[i].size());
       const double floor = std::sqrt(within_sq / k) / std::sqrt(k);
-      m.m_noise = std::max(m.m_noise.value_or(0), floor);
+      m.m_stats.m_noise = std::max(m.m_stats.m_noise.value_or(0), floor);
     }
   }
   return merged;
@@ -153,10 +164,10 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     verdict_row row;
     row.m_impl = by_shape ? renamed : b.m_impl;
     row.m_shape = b.m_shape;
-    row.m_base_ns = b.m_median_ns;
-    row.m_new_ns = n->m_median_ns;
-    row.m_change = n->m_median_ns / b.m_median_ns - 1;
-    row.m_noise = combined(b.m_noise, n->m_noise);
+    row.m_base_ns = b.m_stats.m_median_ns;
+    row.m_new_ns = n->m_stats.m_median_ns;
+    row.m_change = row.m_new_ns / row.m_base_ns - 1;
+    row.m_noise = combined(b.m_stats.m_noise, n->m_stats.m_noise);
     row.m_threshold = std::max(threshold, b.m_band.value_or(0.0));
     row.m_base_repetitions = b.repetitions();
     row.m_new_repetitions = n->repetitions();
@@ -166,7 +177,7 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     } else {
       row.m_verdict = classify(row.m_change, row.m_noise, row.m_threshold);
     }
-    ratios.push_back(n->m_median_ns / b.m_median_ns);
+    ratios.push_back(row.m_new_ns / row.m_base_ns);
     if (row.m_noise) {
       noise_sq += *row.m_noise * *row.m_noise;
     } else {

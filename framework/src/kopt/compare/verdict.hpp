@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/timing_stats.hpp"
 #include "kopt/compare/utest.hpp"
 
 namespace kopt {
@@ -29,12 +30,15 @@ inline constexpr double k_noise_sigmas = 3.0;
 
 enum class verdict { faster, slower, same, unsure };
 [[nodiscard]] const char* to_string(verdict v);
+// The inverse of to_string; nullopt for any other text.
+[[nodiscard]] std::optional<verdict> verdict_from_string(const std::string& text);
 
 struct timing_point {
   std::string m_impl;
   std::string m_shape;
-  double m_median_ns = 0;
-  std::optional<double> m_noise;
+  // The verdict uses the median and its noise (with repetitions: their
+  // median, and the relative standard error of it from their spread).
+  timing_stats m_stats;
   // One value per repetition (Google Benchmark's --benchmark_repetitions, or
   // a benchmark timed in several processes); empty: a single measurement.
   std::vector<double> m_repetitions_ns;
@@ -97,7 +101,5 @@ struct compare_result {
 
 [[nodiscard]] std::string render_compare_markdown(const compare_result& result, const std::string& base,
                                                   const std::string& next);
-[[nodiscard]] json render_compare_json(const compare_result& result, const std::string& base,
-                                       const std::string& next);
 
 }  // namespace kopt

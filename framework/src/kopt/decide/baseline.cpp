@@ -56,19 +56,19 @@ perf_baseline measure_baseline(const record& best, const std::vector<bench_set>&
   std::vector<std::vector<double>> per_run_medians(runs.size());
   for (const shape_timing& recorded : best.m_timing.m_shapes) {
     baseline_shape shape;
-    shape.m_shape = recorded.m_shape;
+    shape.m_shape = recorded.m_shape.text();
     std::vector<double> noises;
-    bool in_first = runs.front().find(best.m_variant, recorded.m_shape) != nullptr;
+    bool in_first = runs.front().find(best.m_variant, recorded.m_shape.text()) != nullptr;
     if (!in_first) continue;  // a quick run measures the quick shapes only
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      const bench_row* row = runs[i].find(best.m_variant, recorded.m_shape);
+      const bench_row* row = runs[i].find(best.m_variant, recorded.m_shape.text());
       if (row == nullptr || row->m_error) {
-        throw std::runtime_error(runs[i].m_file + ": " + best.m_variant + " " + recorded.m_shape + " " +
+        throw std::runtime_error(runs[i].m_file + ": " + best.m_variant + " " + recorded.m_shape.text() + " " +
                                  (row == nullptr ? "was not measured" : "failed: " + *row->m_error));
       }
-      shape.m_run_medians_ns.push_back(row->m_median_ns);
-      per_run_medians[i].push_back(row->m_median_ns);
-      if (row->m_noise) noises.push_back(*row->m_noise);
+      shape.m_run_medians_ns.push_back(row->m_stats.m_median_ns);
+      per_run_medians[i].push_back(row->m_stats.m_median_ns);
+      if (row->m_stats.m_noise) noises.push_back(*row->m_stats.m_noise);
     }
     shape.m_median_ns = median_of(shape.m_run_medians_ns);
     shape.m_spread = log_spread(shape.m_run_medians_ns);
