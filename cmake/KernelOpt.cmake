@@ -291,7 +291,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_PROFILE_VARIANT_<k>``, ``KernelOpt_TEST_TIMEOUT``,
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
-``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
+``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_PERF_MISSING`` (skip or fail: what ``<k>.perf`` does
+when the gate cannot run; docs/ci-gating.md), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
 none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
 docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
@@ -351,7 +352,10 @@ set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bou
 set(KernelOpt_REFERENCE_THREADS 4 CACHE STRING
   "Host threads of each generated correctness test under CTest (its PROCESSORS; docs/multi-gpu.md)")
 set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
-  "<k>.perf: a change smaller than this fraction is SAME (raise it when CI runs on other boards than the records)")
+  "<k>.perf: floor of the SAME band; the measured spread and the board allowance widen it (docs/ci-gating.md)")
+set(KernelOpt_PERF_MISSING skip CACHE STRING
+  "<k>.perf when the gate cannot run (no record, no GPU, no baseline for this model): skip (exit 77) or fail")
+set_property(CACHE KernelOpt_PERF_MISSING PROPERTY STRINGS skip fail)
 
 function(kernel_opt_add_kernel kernel)
   set(fn kernel_opt_add_kernel)

@@ -40,6 +40,11 @@ function(_kernel_opt_check_declaration kernel)
       KEY KernelOpt_PERF_THRESHOLD "${KernelOpt_PERF_THRESHOLD}"
       HINT "e.g. -DKernelOpt_PERF_THRESHOLD=0.03 for a 3 % band")
   endif()
+  if(NOT KernelOpt_PERF_MISSING MATCHES "^(skip|fail)$")
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_PERF_MISSING must be skip or fail"
+      KEY KernelOpt_PERF_MISSING "${KernelOpt_PERF_MISSING}"
+      HINT "-DKernelOpt_PERF_MISSING=fail on a GPU runner: <k>.perf fails when the gate did not run")
+  endif()
   _kernel_opt_check_variant_cache(${kernel})
 endfunction()
 

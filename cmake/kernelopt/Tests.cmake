@@ -130,7 +130,7 @@ function(_kernel_opt_loop_targets kernel)
     VERBATIM
     COMMENT "KernelOpt: one optimization iteration of ${kernel}")
   add_test(NAME ${kernel}.perf COMMAND $<TARGET_FILE:KernelOpt::kopt> perf --manifest "${bin}/manifest.json"
-    --threshold ${KernelOpt_PERF_THRESHOLD})
+    --threshold ${KernelOpt_PERF_THRESHOLD} --missing ${KernelOpt_PERF_MISSING})
   _kernel_opt_get(timeout ${kernel} TIMEOUT)
   set_tests_properties(${kernel}.perf PROPERTIES
     LABELS "kernel-opt;perf;${kernel}"

@@ -349,9 +349,19 @@ TEST(doc_tables, compare_writes_its_declared_fields) {
   compare_document d;
   verdict_row row;
   row.m_noise = 0.01;
+  row.m_threshold = 0.02;
+  verdict_row geomean = row;  // schema 2: no repetitions, no p on the summary row (null)
+  geomean.m_base_repetitions = 0;
+  geomean.m_new_repetitions = 0;
+  row.m_base_repetitions = 9;
+  row.m_new_repetitions = 10;
+  row.m_p_value = 0.01;
   d.m_result.m_rows = {row};
-  d.m_result.m_geomean = row;
+  d.m_result.m_geomean = geomean;
   const json doc = to_json(d);
+  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_TRUE(doc["geomean"]["base_repetitions"].is_null());
+  EXPECT_TRUE(doc["geomean"]["p_value"].is_null());
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.compare"}));
   EXPECT_EQ(keys_of({doc["rows"][0], doc["geomean"]}), declared({"kernelopt.compare: rows[]"}));
   const compare_document back = compare_document_from_json(json_reader(doc, "compare.json"));

@@ -203,8 +203,92 @@ TEST_F(optimize_test, perf_passes_on_the_same_binary_and_fails_on_a_slowdown) {
   const run_result slower = run_kopt({"perf", "--manifest", c.manifest()});
   EXPECT_EQ(slower.m_code, 1) << slower.m_out;
   EXPECT_TRUE(contains(slower.m_out, "| SLOWER |")) << slower.m_out;
-  EXPECT_TRUE(contains(slower.m_out, "FAIL: slower than the record beyond threshold and noise"))
-      << slower.m_out;
+  EXPECT_TRUE(contains(slower.m_out, "FAIL: slower than the record beyond band and noise")) << slower.m_out;
+  EXPECT_TRUE(contains(slower.m_out, "reference: record v4 (one run)")) << slower.m_out;
+  EXPECT_TRUE(contains(slower.m_out, "the run-to-run spread is not measured")) << slower.m_out;
+}
+
+// kopt baseline: N processes of the best, the spread per shape stored
+// beside the records per GPU model; perf then compares against it with
+// the measured band.
+TEST_F(optimize_test, baseline_measures_the_spread_and_perf_uses_it) {
+  const fs::path seq = c.path("seq");
+  fs::create_directories(seq);
+  const json same = read_json_file(c.path("bench/perf.same.json"));
+  const double factors[] = {1.0, 1.012, 0.99, 1.006, 0.996};  // ~0.9 % run-to-run spread
+  for (int i = 0; i < 5; ++i) {
+    json run = same;
+    for (json& b : run["benchmarks"]) b["kopt"]["median_ns"] = b["kopt"]["median_ns"].get<double>() * factors[i];
+    write_json_atomic(seq / (std::to_string(i) + ".json"), run);
+  }
+  run_result b;
+  {
+    fake_harness_env env;
+    env.set("KOPT_FAKE_BENCH_SEQ", seq.string());
+    b = run_kopt({"baseline", "--manifest", c.manifest(), "--runs", "5"});
+  }
+  ASSERT_EQ(b.m_code, 0) << b.m_out << b.m_err;
+  const fs::path file = c.path("records/softmax/perf/v4.host-x86-64.json");
+  ASSERT_TRUE(fs::exists(file)) << b.m_out;
+  EXPECT_TRUE(contains(b.m_out, "wrote " + file.string())) << b.m_out;
+  const json doc = read_json_file(file);
+  EXPECT_EQ(doc["kind"], "kernelopt.perf_baseline");
+  EXPECT_EQ(doc["runs"], 5);
+  EXPECT_NEAR(doc["shapes"][0]["spread"].get<double>(), 0.0086, 0.0005);
+
+  // 2.5 % slower on every shape: beyond the 2 % floor, but within
+  // 3 x 0.86 % x sqrt(1.2) = 2.8 %: the measured spread keeps it SAME.
+  json slower = same;
+  for (json& r : slower["benchmarks"]) r["kopt"]["median_ns"] = r["kopt"]["median_ns"].get<double>() * 1.025;
+  write_json_atomic(c.path("bench/perf.slower25.json"), slower);
+  fake_harness_env env2;
+  env2.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.slower25.json").string());
+  const run_result ok = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(ok.m_code, 0) << ok.m_out << ok.m_err;
+  EXPECT_TRUE(contains(ok.m_out, "reference: baseline " + file.string() + " (5 runs on host (x86_64))")) << ok.m_out;
+  EXPECT_TRUE(contains(ok.m_out, "| band |")) << ok.m_out;
+  // 5 % slower: beyond the band.
+  env2.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.slower.json").string());
+  const run_result fail = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(fail.m_code, 1) << fail.m_out;
+  EXPECT_TRUE(contains(fail.m_out, "FAIL: slower than the baseline beyond band and noise")) << fail.m_out;
+
+  // Another GPU model: the record does not compare, a baseline made there does.
+  json other = same;
+  other["kopt"]["device"] = "NVIDIA H200";
+  write_json_atomic(c.path("bench/perf.h200.json"), other);
+  env2.set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.h200.json").string());
+  const run_result no_ref = run_kopt({"perf", "--manifest", c.manifest(), "--missing", "fail"});
+  EXPECT_EQ(no_ref.m_code, 1) << no_ref.m_out;
+  EXPECT_TRUE(contains(no_ref.m_out, "FAIL: the perf gate did not run (--missing fail): v4 was timed on host (x86_64), "
+                                     "this run on NVIDIA H200, and there is no baseline for NVIDIA H200"))
+      << no_ref.m_out;
+  for (int i = 0; i < 3; ++i) write_json_atomic(seq / (std::to_string(i) + ".json"), other);
+  fs::remove(seq / "count");
+  env2.set("KOPT_FAKE_BENCH_SEQ", seq.string());
+  const run_result h200 = run_kopt({"baseline", "--manifest", c.manifest(), "--runs", "3"});
+  env2.set("KOPT_FAKE_BENCH_SEQ", "");
+  ASSERT_EQ(h200.m_code, 0) << h200.m_out << h200.m_err;
+  EXPECT_TRUE(fs::exists(c.path("records/softmax/perf/v4.nvidia-h200.json")));
+  EXPECT_TRUE(fs::exists(file));  // side by side
+  const run_result on_h200 = run_kopt({"perf", "--manifest", c.manifest(), "--missing", "fail"});
+  EXPECT_EQ(on_h200.m_code, 0) << on_h200.m_out << on_h200.m_err;
+  EXPECT_TRUE(contains(on_h200.m_out, "(3 runs on NVIDIA H200)")) << on_h200.m_out;
+}
+
+TEST_F(optimize_test, perf_missing_fail_turns_a_skip_into_a_failure) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_BENCH_EXIT", "77");
+  const run_result skip = run_kopt({"perf", "--manifest", c.manifest()});
+  EXPECT_EQ(skip.m_code, 77);
+  EXPECT_TRUE(contains(skip.m_out, "SKIPPED: the benchmark exited 77 (no device to time on)")) << skip.m_out;
+  const run_result fail = run_kopt({"perf", "--manifest", c.manifest(), "--missing", "fail"});
+  EXPECT_EQ(fail.m_code, 1);
+  EXPECT_TRUE(contains(fail.m_out, "FAIL: the perf gate did not run (--missing fail): the benchmark exited 77"))
+      << fail.m_out;
+  const run_result bad = run_kopt({"perf", "--manifest", c.manifest(), "--missing", "maybe"});
+  EXPECT_EQ(bad.m_code, 2);
+  EXPECT_TRUE(contains(bad.m_err, "--missing must be skip or fail, got 'maybe'")) << bad.m_err;
 }
 
 // Records say which GPU timed them; perf says when this run's GPU is

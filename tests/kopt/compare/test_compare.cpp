@@ -94,6 +94,7 @@ TEST(compare_rule, two_single_variant_sets_match_by_shape) {
   EXPECT_EQ(result.m_rows[0].m_verdict, verdict::faster);
 }
 
+
 class compare_cli : public ::testing::Test {
  protected:
   std::string bench(const std::string& name) const { return c.path("bench/" + name + ".json").string(); }
@@ -139,6 +140,55 @@ TEST_F(compare_cli, bad_arguments_and_inputs) {
   const run_result disjoint = run_kopt({"compare", bench("perf.same"), bench("bench.v0")});
   EXPECT_EQ(disjoint.m_code, 2);
   EXPECT_NE(disjoint.m_err.find("rows match by impl and shape"), std::string::npos) << disjoint.m_err;
+}
+
+
+// KernelOpt's own bench JSON with --benchmark_repetitions=3 (two processes
+// of host_matmul's bench on the host backend): each row once, the
+// aggregates left out; one file against itself is SAME on every row.
+TEST(compare_files, kopt_bench_with_repetitions) {
+  const std::string run1 = (k_data_dir / "repetitions/host_matmul_run1.json").string();
+  const std::string run2 = (k_data_dir / "repetitions/host_matmul_run2.json").string();
+  const run_result self = run_kopt({"compare", run1, run1, "--format", "json"});
+  EXPECT_EQ(self.m_code, 0) << self.m_out << self.m_err;
+  const json doc = json::parse(self.m_out);
+  EXPECT_EQ(doc["schema_version"], 2);
+  ASSERT_EQ(doc["rows"].size(), 2u);
+  for (const json& row : doc["rows"]) {
+    EXPECT_EQ(row["verdict"], "SAME");
+    EXPECT_EQ(row["base_repetitions"], 3);
+    EXPECT_TRUE(row["p_value"].is_null());  // 3 < 9 repetitions: the noise rule
+  }
+  const run_result two = run_kopt({"compare", run1, run2});
+  EXPECT_EQ(two.m_code, 0) << two.m_out;
+}
+
+// Plain Google Benchmark (BM_memcpy, 9 repetitions, GB 1.7.1) and NVBench
+// (its own python/scripts/test_ref.json and test_cmp.json, cut down).
+TEST(compare_files, google_benchmark_and_nvbench) {
+  auto data = [](const std::string& name) { return (k_data_dir / name).string(); };
+  const run_result gb_self = run_kopt({"compare", data("gbench/run1.json"), data("gbench/run1.json")});
+  EXPECT_EQ(gb_self.m_code, 0) << gb_self.m_out << gb_self.m_err;
+  EXPECT_NE(gb_self.m_out.find("| BM_memcpy | 65536 | "), std::string::npos) << gb_self.m_out;
+  EXPECT_NE(gb_self.m_out.find("| 9/9 | 1 | SAME |"), std::string::npos) << gb_self.m_out;
+  const run_result gb_slower = run_kopt({"compare", data("gbench/run1.json"), data("gbench/slower.json")});
+  EXPECT_EQ(gb_slower.m_code, 1) << gb_slower.m_out << gb_slower.m_err;
+  EXPECT_NE(gb_slower.m_out.find("| BM_memcpy | 1048576 | "), std::string::npos) << gb_slower.m_out;
+  const run_result agg = run_kopt({"compare", data("gbench/aggregates_only.json"),
+                                   data("gbench/aggregates_only.json"), "--format", "json"});
+  EXPECT_EQ(agg.m_code, 0) << agg.m_out << agg.m_err;
+  const json agg_doc = json::parse(agg.m_out);
+  ASSERT_EQ(agg_doc["rows"].size(), 2u);
+  EXPECT_TRUE(agg_doc["rows"][0]["noise"].is_number());  // from the stddev aggregate
+
+  const run_result nv = run_kopt({"compare", data("nvbench/ref.json"), data("nvbench/cmp.json")});
+  EXPECT_EQ(nv.m_code, 0) << nv.m_out << nv.m_err;
+  EXPECT_NE(nv.m_out.find("| copy_type_sweep | Device=0 T=U8 | "), std::string::npos) << nv.m_out;
+  EXPECT_EQ(nv.m_out.find("In=I8 Out=I8 |"), std::string::npos) << nv.m_out;  // skipped state
+  EXPECT_EQ(nv.m_out.find("SLOWER |"), std::string::npos) << nv.m_out;
+  const run_result nv_slower = run_kopt({"compare", data("nvbench/ref.json"), data("nvbench/slower5.json")});
+  EXPECT_EQ(nv_slower.m_code, 1) << nv_slower.m_out;
+  EXPECT_NE(nv_slower.m_out.find("| all | geomean | "), std::string::npos);
 }
 
 }  // namespace

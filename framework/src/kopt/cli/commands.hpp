@@ -59,6 +59,7 @@ int cmd_env(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_record(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_gate(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_compare(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err);

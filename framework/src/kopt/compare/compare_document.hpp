@@ -3,6 +3,7 @@
 // its field tables (docs/formats.md).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -12,13 +13,16 @@
 
 namespace kopt {
 
-inline constexpr int k_compare_schema_version = 1;
+// 2: repetitions, the U test and each row's band (1 had none of them).
+inline constexpr int k_compare_schema_version = 2;
 
 struct compare_document {
   std::string m_base;  // the base set as named on the command line
   std::string m_new;
   double m_noise_sigmas = k_noise_sigmas;
   compare_result m_result;
+  double m_utest_alpha = k_utest_alpha;
+  std::size_t m_utest_min_repetitions = k_utest_min_repetitions;
 };
 
 [[nodiscard]] json to_json(const compare_document& doc);
