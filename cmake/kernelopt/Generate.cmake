@@ -491,6 +491,10 @@ function(_kernel_opt_write_manifest kernel)
   _kernel_opt_json_string(j_flops "${FLOPS}")
   _kernel_opt_json_string(j_bytes "${BYTES}")
   _kernel_opt_json_list(j_targets ${TARGETS})
+  _kernel_opt_get(max_iterations ${kernel} MAX_ITERATIONS)
+  if(max_iterations STREQUAL "")
+    set(max_iterations null)
+  endif()
   _kernel_opt_json_string(j_records "${RECORDS}")
   _kernel_opt_json_list(j_ref_sources ${REFERENCE_SOURCES})
   if(TARGET KernelOpt::kopt)
@@ -520,6 +524,7 @@ function(_kernel_opt_write_manifest kernel)
   \"flops\": ${j_flops},
   \"bytes\": ${j_bytes},
   \"targets\": ${j_targets},
+  \"max_iterations\": ${max_iterations},
   \"records_dir\": ${j_records},
   \"reference\": {\"name\": \"reference\", \"entry\": \"${REFERENCE}\", \"backend\": \"${REFERENCE_BACKEND}\", \"precision\": \"${REFERENCE_PRECISION}\", \"sources\": ${j_ref_sources}},
   \"variants\": [

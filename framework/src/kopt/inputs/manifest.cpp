@@ -119,6 +119,15 @@ manifest read_manifest(const std::filesystem::path& path) {
   m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
   m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
   m.m_targets = strings(root.at("targets"));
+  if (root.has("max_iterations")) m.m_max_iterations = root.at("max_iterations").as_count();
+  if (root.has("args")) {
+    const json_reader args = root.at("args");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const json_reader arg = args.at(i);
+      if (arg.has("dir") && arg.at("dir").as_string() == "out") continue;
+      if (arg.has("dtype")) m.m_input_dtypes.push_back(arg.at("dtype").as_string());
+    }
+  }
   m.m_records_dir = read_root_dir(root.at("records_dir"));
   if (root.has("reference")) m.m_reference = read_impl(root.at("reference"));
   const json_reader variants = root.at("variants");

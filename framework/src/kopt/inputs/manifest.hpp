@@ -74,6 +74,12 @@ struct manifest {
   std::string m_flops;
   std::string m_bytes;
   std::vector<std::string> m_targets;
+  // MAX_ITERATIONS: how many variants the loop may record before it stops
+  // (kopt status); absent when not declared.
+  std::optional<std::int64_t> m_max_iterations;
+  // The dtypes of the in / inout tensors, in ARGS order (the experience
+  // store's dtype).
+  std::vector<std::string> m_input_dtypes;
   std::filesystem::path m_records_dir;
   std::optional<impl_decl> m_reference;
   std::vector<variant_decl> m_variants;  // declaration order = the loop's order
