@@ -48,18 +48,23 @@ std::vector<timing_point> points_of(const std::string& impl, const timing_summar
 
 }  // namespace
 
-int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
+// `doc` collects the kernelopt.perf document (--json) as the run goes.
+int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
   const manifest m = read_manifest(args.value("--manifest"));
+  doc["kernel"] = m.m_kernel;
   const record_set records = load_records(m);
   const record* best = records.best();
   for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
+  if (best != nullptr) doc["best"] = best->m_variant;
   if (best == nullptr) {
+    doc["reason"] = "no accepted record yet";
     out << "SKIPPED: no accepted record of " << m.m_kernel << " yet (" << m.kernel_records_dir().string()
         << "): nothing to guard\n";
     return k_exit_skipped;
   }
   if (const std::string why = bench_unavailable(m); !why.empty()) {
     out << "SKIPPED: " << why << "\n";
+    doc["reason"] = why;
     return k_exit_skipped;
   }
   if (m.expects_failure(best->m_variant)) {
@@ -86,6 +91,7 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   const process_result ran = run_process(argv, harness_limits(m, 0.9));
   if (ran.exited(k_harness_skipped)) {
     out << "SKIPPED: the benchmark exited 77 (no device to time on)\n";
+    doc["reason"] = "the benchmark exited 77 (no device to time on)";
     return k_exit_skipped;
   }
   if (!ran.exited(0)) {
@@ -123,6 +129,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
                              (args.has("--quick") ? ": run without --quick" : ""));
   }
   out << render_compare_markdown(result, "record " + best->m_variant, "this run");
+  doc["compare"] = render_compare_json(result, "record " + best->m_variant, "this run");
+  doc["targets"] = json::array();
 
   bool target_lost = false;
   const std::vector<target_result> before = evaluate_targets(m.m_targets, best->m_timing, best->m_ceilings);
@@ -132,6 +140,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
     // evaluate (a quick run, an implementation not timed) is reported.
     const bool lost = before[i].m_status == "met" && after[i].m_status == "unmet";
     target_lost = target_lost || lost;
+    doc["targets"].push_back({{"target", after[i].m_target}, {"status", after[i].m_status},
+                              {"recorded", before[i].m_status}, {"lost", lost}});
     out << "target " << after[i].m_target << ": " << after[i].m_status << " (record: " << before[i].m_status
         << ")" << (lost ? "  <- no longer holds" : "") << "\n";
     for (const std::string& detail : after[i].m_details) out << "    " << detail << "\n";
@@ -144,6 +154,17 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   }
   out << "ok: no SLOWER shape" << (m.m_targets.empty() ? "" : ", every TARGET that held still holds") << "\n";
   return k_exit_ok;
+}
+
+int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.perf"}, {"kernel", nullptr}, {"best", nullptr},
+              {"reason", nullptr}, {"compare", nullptr}, {"targets", json::array()}};
+  if (!args.has("--json")) return run_perf(args, out, err, doc);
+  const int code = run_perf(args, err, err, doc);  // progress on stderr, the document on stdout
+  doc["outcome"] = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
+  doc["exit_code"] = code;
+  out << doc.dump(2) << "\n";
+  return code;
 }
 
 }  // namespace kopt::cli
