@@ -1,5 +1,6 @@
 // kopt experience add|list|search|stats|merge: the experience store
 // (kopt/experience/store.hpp), one JSON file per entry.
+#include <algorithm>
 #include <map>
 #include <ostream>
 

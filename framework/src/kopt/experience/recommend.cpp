@@ -30,6 +30,12 @@ double outcome_weight(const std::string& outcome) {
   return 0;
 }
 
+// "not profiled", "none (root)", "unknown" say nothing about the kernel:
+// two of them never match.
+bool known_bottleneck(const std::string& b) {
+  return !b.empty() && b != "not profiled" && b != "none (root)" && b != "unknown";
+}
+
 bool is_evidence(const experience_entry& e) {
   return e.m_outcome == "success" || e.m_outcome == "neutral" || e.m_outcome == "failure";
 }
@@ -46,7 +52,8 @@ double relevance(const experience_entry& e, const recommend_query& q, const std:
   };
   match(q.m_backend && e.m_backend == *q.m_backend, 50, "backend");
   match(e.m_kernel == q.m_kernel, 40, "kernel");
-  match(q.m_bottleneck && e.m_bottleneck_before == *q.m_bottleneck, 30, "bottleneck");
+  match(q.m_bottleneck && known_bottleneck(*q.m_bottleneck) && e.m_bottleneck_before == *q.m_bottleneck, 30,
+        "bottleneck");
   match(q.m_gpu && e.m_gpu == *q.m_gpu, 20, "gpu");
   if (e.m_speedup_vs_parent && *e.m_speedup_vs_parent > 1) {
     score += std::min(10.0, 10.0 * std::log2(*e.m_speedup_vs_parent));
@@ -63,7 +70,7 @@ recommend_result recommend(const std::vector<experience_entry>& store, recommend
     if (it->m_kernel != query.m_kernel) continue;
     if (!query.m_backend) query.m_backend = it->m_backend;
     if (!query.m_gpu) query.m_gpu = it->m_gpu;
-    if (!query.m_bottleneck) query.m_bottleneck = it->m_bottleneck_after;
+    if (!query.m_bottleneck && known_bottleneck(it->m_bottleneck_after)) query.m_bottleneck = it->m_bottleneck_after;
     break;
   }
   std::string newest_date;

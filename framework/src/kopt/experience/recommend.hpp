@@ -8,7 +8,8 @@
 //   up to +5 by recency: 5 * (1 - days before the newest entry / 365), >= 0,
 // and weighted by its outcome class: success 1, neutral 0.5, failure 0.
 // A method's score is the best of its entries'. Root entries (nothing to
-// compare with) and entries of unknown outcome are not evidence.
+// compare with) and entries of unknown outcome are not evidence; an unknown
+// bottleneck ("not profiled", "none (root)", "unknown") matches nothing.
 #pragma once
 
 #include <cstddef>
