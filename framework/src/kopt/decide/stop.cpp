@@ -46,7 +46,8 @@ stop_condition near_peak_condition(const record* best) {
     if (!(gap < k_roofline_gap)) c.m_holds = false;
     parts.push_back(shape + " gap " + format_percent(gap));
   }
-  c.m_detail = join(parts, ", ") + " (below " + format_percent(k_roofline_gap) + " on every shape: near peak)";
+  c.m_detail = join(parts, ", ") + (c.m_holds ? " (every gap below " : " (not every gap below ") +
+               format_percent(k_roofline_gap) + "; best: " + best->m_variant + ")";
   return c;
 }
 
