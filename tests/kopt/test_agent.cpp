@@ -96,6 +96,15 @@ TEST(experience, merge_combines_stores_without_duplicates) {
   fs::copy_file(merged / (extra.m_id + ".json"), merged / "renamed.json");
   EXPECT_EQ(run_kopt({"experience", "list", "--store", merged.string()}).m_code, 2);
   EXPECT_EQ(run_kopt({"experience", "frobnicate", "--store", merged.string()}).m_code, 2);
+  fs::remove(merged / "renamed.json");
+
+  // A missing key is an input error naming the file and the JSON path.
+  json broken = to_json(extra);
+  broken.erase("outcome");
+  write_text(merged / (extra.m_id + ".json"), broken.dump(2));
+  const run_result bad = run_kopt({"experience", "list", "--store", merged.string()});
+  EXPECT_EQ(bad.m_code, 2);
+  EXPECT_NE(bad.m_err.find(extra.m_id + ".json: /outcome: missing"), std::string::npos) << bad.m_err;
 }
 
 experience_entry entry(const std::string& kernel, const std::string& backend, const std::string& gpu,
