@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "bench/interleave.hpp"
 #include "harness/guarded.hpp"
@@ -72,13 +73,19 @@ class shape_run {
     return c;
   }
   void invoke(std::size_t i, std::size_t set) {
+    if (m_impls[i]->m_invoke == nullptr) throw std::runtime_error(not_loaded(*m_impls[i]));
     m_impls[i]->m_invoke(m_sets[set]->pointers(), m_shape.m_dims.data(), m_device.stream());
   }
   // Poisoned outputs, one launch on `set` holding `c`, every output checked.
   void checked_launch(std::size_t i, std::size_t set, const content& c, const std::string& when);
   void check_all(const std::string& when);
   void sample_all();
-  void fresh_content();
+  // One round of k_fresh_samples fresh contents for the implementations in
+  // `which`; round 0 ends with a checked launch on its last content.
+  void fresh_content(std::size_t round, const std::vector<bool>& which);
+  // The fresh-content timing check, a second round for those the first
+  // round suspects (k_fresh_rounds); fails those both rounds convict.
+  void fresh_content_check();
 
   const kernel_spec& m_spec;
   const shape_spec& m_shape;
@@ -91,7 +98,8 @@ class shape_run {
   std::vector<std::size_t> m_checks;  // checked launches per implementation
   std::vector<std::unique_ptr<guarded_tensors>> m_sets;
   std::vector<content> m_contents;
-  std::vector<std::vector<double>> m_fresh_ns;
+  std::vector<std::vector<double>> m_fresh_ns;  // every round's, in order
+  std::vector<std::vector<double>> m_seen_ns;   // each taken before a fresh one
   window_state m_window;
   interleaved_result m_sampled;
   std::vector<std::size_t> m_sampled_index;  // implementation -> index in m_sampled, or npos
@@ -176,13 +184,23 @@ void shape_run::sample_all() {
   }
 }
 
-void shape_run::fresh_content() {
-  m_fresh_ns.assign(m_impls.size(), {});
+void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which) {
   for (std::size_t f = 0; f < k_fresh_samples; ++f) {
-    const bool last = f + 1 == k_fresh_samples;
+    const bool last = round == 0 && f + 1 == k_fresh_samples;
+    // A sample on a seen input set first (set 1 keeps its content), then
+    // the fresh content is loaded: the fresh sample finds its inputs where
+    // the load left them, as before.
+    for (std::size_t i = 0; i < m_impls.size(); ++i) {
+      if (!alive(i) || !which[i]) continue;
+      const std::optional<std::string> sampled = failure_of([&] {
+        m_seen_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, m_sets.size() - 1); }));
+        m_device.synchronize("a sample on seen inputs");
+      });
+      if (sampled) fail(i, "while timing on seen inputs: " + *sampled);
+    }
     content c;
     const std::optional<std::string> error = failure_of([&] {
-      c.m_tensors = make_inputs(m_spec, m_shape, bench_seed(m_spec, k_input_sets + f));
+      c.m_tensors = make_inputs(m_spec, m_shape, bench_seed(m_spec, k_input_sets + round * k_fresh_samples + f));
       m_sets[0]->load_inputs(c.m_tensors);
       m_device.synchronize("loading fresh inputs on " + m_shape.m_text);
     });
@@ -191,7 +209,7 @@ void shape_run::fresh_content() {
       return;
     }
     for (std::size_t i = 0; i < m_impls.size(); ++i) {
-      if (!alive(i)) continue;
+      if (!alive(i) || !which[i]) continue;
       const std::optional<std::string> sampled = failure_of([&] {
         m_fresh_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, 0); }));
         m_device.synchronize("a sample on fresh inputs");
@@ -216,6 +234,37 @@ void shape_run::fresh_content() {
   }
 }
 
+void shape_run::fresh_content_check() {
+  m_fresh_ns.assign(m_impls.size(), {});
+  m_seen_ns.assign(m_impls.size(), {});
+  std::vector<bool> suspect(m_impls.size(), true);
+  std::vector<std::string> verdict(m_impls.size());
+  for (std::size_t round = 0; round < k_fresh_rounds; ++round) {
+    if (std::none_of(suspect.begin(), suspect.end(), [](bool b) { return b; })) return;
+    std::vector<std::size_t> before(m_impls.size());
+    for (std::size_t i = 0; i < m_impls.size(); ++i) before[i] = m_fresh_ns[i].size();
+    fresh_content(round, suspect);
+    for (std::size_t i = 0; i < m_impls.size(); ++i) {
+      if (!suspect[i]) continue;
+      if (!alive(i)) {
+        suspect[i] = false;
+        continue;
+      }
+      const std::vector<double> fresh(m_fresh_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
+                                      m_fresh_ns[i].end());
+      const std::vector<double> seen(m_seen_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
+                                     m_seen_ns[i].end());
+      verdict[i] = fresh_content_verdict(fresh, m_out[i].m_measurement.m_primary.m_stats, seen);
+      suspect[i] = !verdict[i].empty();
+    }
+  }
+  for (std::size_t i = 0; i < m_impls.size(); ++i) {
+    if (suspect[i] && alive(i)) {
+      fail(i, verdict[i] + " (in each of " + std::to_string(k_fresh_rounds) + " rounds of fresh inputs)");
+    }
+  }
+}
+
 std::vector<impl_outcome> shape_run::run() {
   const std::optional<std::string> prepared = failure_of([&] {
     for (std::size_t k = 0; k < k_input_sets; ++k) {
@@ -227,41 +276,41 @@ std::vector<impl_outcome> shape_run::run() {
   });
   if (prepared) {
     fail_all("preparing inputs: " + *prepared);
-    for (impl_outcome& o : m_out) o.m_output_check = {{"status", "fail"}, {"detail", *o.m_error}};
+    for (impl_outcome& o : m_out) {
+      output_check_summary& check = o.m_output_check.emplace();
+      check.m_status = "fail";
+      check.m_detail = *o.m_error;
+    }
     return m_out;
   }
   check_all("before timing");
   sample_all();
   check_all("after the timed calls");
-  fresh_content();
+  fresh_content_check();
 
   for (std::size_t i = 0; i < m_impls.size(); ++i) {
     impl_outcome& o = m_out[i];
-    if (alive(i)) {
-      const std::string cached = fresh_content_verdict(m_fresh_ns[i], o.m_measurement.m_primary.m_stats);
-      if (!cached.empty()) fail(i, cached);
-    }
-    json fresh = json::array();
-    for (const double ns : i < m_fresh_ns.size() ? m_fresh_ns[i] : std::vector<double>{}) fresh.push_back(ns);
+    output_check_summary& check = o.m_output_check.emplace();
     if (!m_spec.m_reference) {
-      o.m_output_check = {{"status", "unavailable"}, {"reason", "the kernel declares no REFERENCE"}};
+      check.m_status = "unavailable";
+      check.m_reason = "the kernel declares no REFERENCE";
     } else {
-      o.m_output_check = {{"status", o.m_error ? "fail" : "pass"},
-                          {"checked_launches", m_checks[i]},
-                          {"input_sets", k_input_sets},
-                          {"fresh_samples_ns", fresh},
-                          {"detail", o.m_error ? json(*o.m_error) : json(nullptr)}};
+      check.m_status = o.m_error ? "fail" : "pass";
+      check.m_checked_launches = static_cast<std::int64_t>(m_checks[i]);
+      check.m_input_sets = static_cast<std::int64_t>(k_input_sets);
+      if (i < m_fresh_ns.size()) check.m_fresh_samples_ns = m_fresh_ns[i];
+      check.m_detail = o.m_error;
     }
     if (!o.m_error && m_sampled_index[i] != static_cast<std::size_t>(-1)) {
       std::vector<std::string> names;
       for (std::size_t k = 0; k < m_impls.size(); ++k) {
         if (m_sampled_index[k] != static_cast<std::size_t>(-1)) names.push_back(m_impls[k]->m_name);
       }
-      o.m_rounds = {{"order", "abba"},
-                    {"block", m_sampled.m_block},
-                    {"count", m_sampled.m_rounds},
-                    {"window", names},
-                    {"medians_ns", m_sampled.m_round_medians[m_sampled_index[i]]}};
+      interleaved_rounds& rounds = o.m_rounds.emplace();
+      rounds.m_block = static_cast<std::int64_t>(m_sampled.m_block);
+      rounds.m_count = static_cast<std::int64_t>(m_sampled.m_rounds);
+      rounds.m_window = names;
+      rounds.m_medians_ns = m_sampled.m_round_medians[m_sampled_index[i]];
     }
   }
   return m_out;
@@ -269,16 +318,26 @@ std::vector<impl_outcome> shape_run::run() {
 
 }  // namespace
 
-std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated) {
+std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated,
+                                  const std::vector<double>& seen_ns) {
   if (fresh_ns.empty() || !(repeated.m_median > 0)) return {};
   const double fastest = *std::min_element(fresh_ns.begin(), fresh_ns.end());
-  const double allowed = std::max(repeated.m_median * k_fresh_median_factor, repeated.m_p90 * k_fresh_p90_factor);
+  double allowed = std::max(repeated.m_median * k_fresh_median_factor, repeated.m_p90 * k_fresh_p90_factor);
+  std::string seen_text;
+  if (!seen_ns.empty()) {
+    std::vector<double> seen = seen_ns;
+    std::nth_element(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(seen.size() / 2), seen.end());
+    const double seen_median = seen[seen.size() / 2];
+    allowed = std::max(allowed, seen_median * k_fresh_median_factor);
+    seen_text = ", " + number_text(k_fresh_median_factor) + "x the median of " + number_text(seen_median * 1e-3) +
+                " us on a seen input set just before";
+  }
   if (fastest <= allowed) return {};
   return "content_cached: on inputs it had not seen, every sample took at least " + number_text(fastest * 1e-3) +
          " us, " + number_text(fastest / repeated.m_median) + "x the median of " +
          number_text(repeated.m_median * 1e-3) + " us on the repeated input sets (allowed: " +
          number_text(allowed * 1e-3) + " us, max(" + number_text(k_fresh_median_factor) + "x the median, " +
-         number_text(k_fresh_p90_factor) + "x p90)): results are being reused instead of computed";
+         number_text(k_fresh_p90_factor) + "x p90" + seen_text + ")): results are being reused instead of computed";
 }
 
 std::vector<impl_outcome> measure_shape(const kernel_spec& spec, const shape_spec& shape,

@@ -24,6 +24,7 @@
 
 #include "bench/engine.hpp"
 #include "core/json_io.hpp"
+#include "formats/bench_result.hpp"
 #include "harness/backend.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
@@ -39,16 +40,24 @@ inline constexpr std::size_t k_fresh_samples = 3;
 // a kernel several times faster.
 inline constexpr double k_fresh_median_factor = 1.5;
 inline constexpr double k_fresh_p90_factor = 1.25;
+// A verdict of cached results stands only when a second round of fresh
+// inputs (new contents) confirms it: one burst of load on a shared machine
+// can slow all three samples of a round, a cache slows every round.
+inline constexpr std::size_t k_fresh_rounds = 2;
 
 struct impl_outcome {
   std::optional<std::string> m_error;  // the row's error: failed check, exception, device error
   measurement m_measurement;           // when no error
-  json m_rounds;                       // kopt.rounds (null on error)
-  json m_output_check;                 // kopt.output_check
+  std::optional<interleaved_rounds> m_rounds;            // kopt.rounds (none on error)
+  std::optional<output_check_summary> m_output_check;  // kopt.output_check
 };
 
 // Whether samples on fresh inputs show cached results: the reason, or "".
-[[nodiscard]] std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated);
+// `seen_ns` are samples on an input set already seen, each taken just
+// before a fresh sample: a machine slowed by other work slows them too and
+// widens the bound, while a cache keeps them fast.
+[[nodiscard]] std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sample_stats& repeated,
+                                                const std::vector<double>& seen_ns = {});
 
 // Measures `impls` (all of one kernel) on `shape`, in the order given.
 // Never throws for a fault of one implementation; a device error that

@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/compare/compare_document.hpp"
 #include "kopt/compare/verdict.hpp"
 
 namespace kopt::cli {
@@ -21,7 +22,7 @@ int cmd_compare(const arguments& args, std::ostream& out, std::ostream& /*err*/)
                              " (rows match by impl and shape)");
   }
   if (format == "json") {
-    out << render_compare_json(result, base, next).dump(2) << "\n";
+    out << to_json(compare_document{base, next, k_noise_sigmas, result}).dump(2) << "\n";
   } else {
     out << render_compare_markdown(result, base, next);
   }

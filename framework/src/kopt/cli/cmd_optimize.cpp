@@ -8,6 +8,7 @@
 #include "kopt/cli/commands.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -78,9 +79,9 @@ std::optional<std::filesystem::path> run_profile(const manifest& m, const std::s
     request.m_work_dir = run / "profile.ncu";
     const profile::document_settings settings =
         profile::settings_for(m, {ceilings, m.m_tools.m_specs_dir, std::nullopt, std::nullopt});
-    const json doc = profile::capture(m, request, settings, out);
+    const profile::profile_document doc = profile::capture(m, request, settings, out);
     profile::print_summary(doc, out);
-    const std::string status = doc.value("status", std::string());
+    const std::string& status = doc.m_status;
     if (status != "ok" && status != "unavailable") {
       out << "      profile: " << status << "; the record says profile: not run\n";
       return std::nullopt;
@@ -150,7 +151,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
   if (!ceilings && m.m_tools.m_ceilings && std::filesystem::exists(*m.m_tools.m_ceilings)) {
     ceilings = m.m_tools.m_ceilings;
   }
-  if (ceilings) (void)read_ceilings_document(*ceilings);  // a bad file fails before anything runs
+  if (ceilings) (void)read_ceilings(*ceilings);  // a bad file fails before anything runs
   const std::filesystem::path run = new_run_dir(m);
   out << "optimize " << m.m_kernel << "/" << variant << (quick ? " (quick)" : "") << ", run directory "
       << run.string() << "\n";

@@ -10,6 +10,7 @@
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/decide/targets.hpp"
+#include "kopt/compare/compare_document.hpp"
 #include "kopt/compare/verdict.hpp"
 
 namespace kopt::cli {
@@ -41,7 +42,7 @@ std::vector<std::string> compared_impls(const manifest& m, const record& best) {
 std::vector<timing_point> points_of(const std::string& impl, const timing_summary& timing) {
   std::vector<timing_point> points;
   for (const shape_timing& s : timing.m_shapes) {
-    if (!s.m_error) points.push_back({impl, s.m_shape, s.m_median_ns, s.m_noise});
+    if (!s.m_error) points.push_back({impl, s.m_shape.text(), s.m_stats});
   }
   return points;
 }
@@ -116,11 +117,8 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
     out << "note: the record was timed on " << recorded_gpu << ", this run on " << this_gpu
         << ": two boards of one model differ by a few percent (docs/ci-gating.md)\n";
   }
-  std::optional<ceilings_file> ceilings;
-  if (!best->m_ceilings.is_null())
-    ceilings = ceilings_from_json(best->m_ceilings, m.record_path(best->m_variant).string());
-  const timing_summary now =
-      build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt, ceilings ? &*ceilings : nullptr);
+  const timing_summary now = build_timing(m, measured, best->m_variant, best->m_parent, std::nullopt,
+                                          best->m_ceilings ? &*best->m_ceilings : nullptr);
 
   const compare_result result = compute_verdicts(points_of(best->m_variant, best->m_timing),
                                                  points_of(best->m_variant, now), threshold_option(args));
@@ -129,7 +127,7 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
                              (args.has("--quick") ? ": run without --quick" : ""));
   }
   out << render_compare_markdown(result, "record " + best->m_variant, "this run");
-  doc["compare"] = render_compare_json(result, "record " + best->m_variant, "this run");
+  doc["compare"] = to_json(compare_document{"record " + best->m_variant, "this run", k_noise_sigmas, result});
   doc["targets"] = json::array();
 
   bool target_lost = false;

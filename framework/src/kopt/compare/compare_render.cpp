@@ -25,29 +25,4 @@ std::string render_compare_markdown(const compare_result& result, const std::str
   return out;
 }
 
-json render_compare_json(const compare_result& result, const std::string& base, const std::string& next) {
-  auto row_json = [](const verdict_row& row) {
-    return json{{"impl", row.m_impl},
-                {"shape", row.m_shape},
-                {"base_ns", row.m_base_ns},
-                {"new_ns", row.m_new_ns},
-                {"change", row.m_change},
-                {"noise", row.m_noise ? json(*row.m_noise) : json(nullptr)},
-                {"verdict", to_string(row.m_verdict)}};
-  };
-  json rows = json::array();
-  for (const verdict_row& row : result.m_rows) rows.push_back(row_json(row));
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.compare"},
-          {"base", base},
-          {"new", next},
-          {"threshold", result.m_threshold},
-          {"noise_sigmas", k_noise_sigmas},
-          {"rows", rows},
-          {"geomean", result.m_geomean ? row_json(*result.m_geomean) : json(nullptr)},
-          {"only_base", result.m_only_base},
-          {"only_new", result.m_only_new},
-          {"slower", result.any_slower()}};
-}
-
 }  // namespace kopt

@@ -45,6 +45,13 @@ const char* to_string(verdict v) {
   return "UNSURE";
 }
 
+std::optional<verdict> verdict_from_string(const std::string& text) {
+  for (const verdict v : {verdict::faster, verdict::slower, verdict::same, verdict::unsure}) {
+    if (text == to_string(v)) return v;
+  }
+  return std::nullopt;
+}
+
 bool compare_result::any_slower() const {
   if (m_geomean && m_geomean->m_verdict == verdict::slower) return true;
   for (const verdict_row& row : m_rows) {
@@ -82,12 +89,12 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     verdict_row row;
     row.m_impl = by_shape ? renamed : b.m_impl;
     row.m_shape = b.m_shape;
-    row.m_base_ns = b.m_median_ns;
-    row.m_new_ns = n->m_median_ns;
-    row.m_change = n->m_median_ns / b.m_median_ns - 1;
-    row.m_noise = combined(b.m_noise, n->m_noise);
+    row.m_base_ns = b.m_stats.m_median_ns;
+    row.m_new_ns = n->m_stats.m_median_ns;
+    row.m_change = row.m_new_ns / row.m_base_ns - 1;
+    row.m_noise = combined(b.m_stats.m_noise, n->m_stats.m_noise);
     row.m_verdict = classify(row.m_change, row.m_noise, threshold);
-    ratios.push_back(n->m_median_ns / b.m_median_ns);
+    ratios.push_back(row.m_new_ns / row.m_base_ns);
     if (row.m_noise) {
       noise_sq += *row.m_noise * *row.m_noise;
     } else {
@@ -126,7 +133,7 @@ std::vector<timing_point> load_timing_points(const std::filesystem::path& path) 
     check_kind(doc, path, "kernelopt.record", k_record_schema_version);
     const record r = record_from_json(doc, path.string());
     for (const shape_timing& s : r.m_timing.m_shapes) {
-      if (!s.m_error) points.push_back({r.m_variant, s.m_shape, s.m_median_ns, s.m_noise});
+      if (!s.m_error) points.push_back({r.m_variant, s.m_shape.text(), s.m_stats});
     }
     return points;
   }
@@ -136,7 +143,7 @@ std::vector<timing_point> load_timing_points(const std::filesystem::path& path) 
   }
   const bench_set bench = bench_from_json(doc, path.string());
   for (const bench_row& row : bench.m_rows) {
-    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_median_ns, row.m_noise});
+    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_stats});
   }
   return points;
 }

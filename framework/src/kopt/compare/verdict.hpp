@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/timing_stats.hpp"
 
 namespace kopt {
 
@@ -24,12 +25,13 @@ inline constexpr double k_noise_sigmas = 3.0;
 
 enum class verdict { faster, slower, same, unsure };
 [[nodiscard]] const char* to_string(verdict v);
+// The inverse of to_string; nullopt for any other text.
+[[nodiscard]] std::optional<verdict> verdict_from_string(const std::string& text);
 
 struct timing_point {
   std::string m_impl;
   std::string m_shape;
-  double m_median_ns = 0;
-  std::optional<double> m_noise;
+  timing_stats m_stats;  // the verdict uses the median and its noise
 };
 
 struct verdict_row {
@@ -65,7 +67,5 @@ struct compare_result {
 
 [[nodiscard]] std::string render_compare_markdown(const compare_result& result, const std::string& base,
                                                   const std::string& next);
-[[nodiscard]] json render_compare_json(const compare_result& result, const std::string& base,
-                                       const std::string& next);
 
 }  // namespace kopt

@@ -5,6 +5,35 @@
 namespace kopt {
 namespace {
 
+const std::vector<field_doc> k_experience_fields = {
+    {"schema_version", "integer", "1"},
+    {"kind", "string", "`kernelopt.experience`"},
+    {"id", "string", "16 hex digits of SHA-256 over kernel, variant, date and source hash: the file's name"},
+    {"kernel", "string", "the kernel's name"},
+    {"kernel_class", "string", "`--kernel-class`, else the kernel's name up to its first `_`"},
+    {"dtype", "string", "the dtypes of the `in` / `inout` ARGS joined with `,`, or `unknown`"},
+    {"backend", "string", "`cuda` or `host`"},
+    {"gpu", "string", "the device the benchmark named, or `unknown`"},
+    {"variant", "string", "the record's variant"},
+    {"parent", "string | null", "its parent; null for the root"},
+    {"bottleneck_before", "string", "the parent record's profile bottleneck, `not profiled`, `none (root)`"},
+    {"bottleneck_after", "string", "this record's, likewise"},
+    {"methods", "array", "the variant's METHODS"},
+    {"hypothesis", "string", "the variant's HYPOTHESIS"},
+    {"speedup_vs_parent", "number | null", "geometric mean over shapes of the per-shape speedups; null when a shape lacks one"},
+    {"speedup_vs_best", "number | null", "likewise, over the best before it"},
+    {"decision", "string", "the gate's: ACCEPT or REJECT"},
+    {"outcome", "string", "`success`, `neutral`, `failure`, `root` or `unknown`"},
+    {"date", "string", "the record's `created_utc`"},
+    {"source", "object", "where the record lived"},
+};
+
+const std::vector<field_doc> k_experience_source_fields = {
+    {"repository", "string", "`--origin`, else the records folder"},
+    {"record", "string", "`<kernel>/<variant>.json` under the records folder"},
+    {"source_hash", "string", "the record's source hash"},
+};
+
 std::optional<double> optional_number(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
   return node.at(key).as_positive();
@@ -85,6 +114,10 @@ experience_entry experience_from_json(const json& doc, const std::string& file) 
   e.m_source.m_source_hash = source.at("source_hash").as_string();
   if (e.m_id != entry_id(e)) root.at("id").fail("does not match the entry's content (expected " + entry_id(e) + ")");
   return e;
+}
+
+std::vector<format_table> experience_tables() {
+  return {{"kernelopt.experience", k_experience_fields}, {"kernelopt.experience: source", k_experience_source_fields}};
 }
 
 }  // namespace kopt

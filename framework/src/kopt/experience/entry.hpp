@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/field_doc.hpp"
 
 namespace kopt {
 
@@ -63,5 +64,9 @@ struct experience_entry {
 // Checks kind and schema_version; a missing or mistyped key is a
 // format_error naming `file` and the JSON path.
 [[nodiscard]] experience_entry experience_from_json(const json& doc, const std::string& file);
+
+// Tables (docs/formats.md, checked by formats.doc_tables): the entry and
+// its source.
+[[nodiscard]] std::vector<format_table> experience_tables();
 
 }  // namespace kopt

@@ -37,7 +37,8 @@ std::optional<experience_entry> entry_of(const manifest& m, const record_set& re
   experience_entry e;
   e.m_kernel = m.m_kernel;
   e.m_kernel_class = options.m_kernel_class.value_or(default_kernel_class(m.m_kernel));
-  e.m_dtype = m.m_input_dtypes.empty() ? "unknown" : join(m.m_input_dtypes, ",");
+  const std::vector<std::string> dtypes = m.input_dtypes();
+  e.m_dtype = dtypes.empty() ? "unknown" : join(dtypes, ",");
   e.m_backend = m.m_backend;
   e.m_gpu = gpu_of(*r);
   e.m_variant = r->m_variant;

@@ -29,9 +29,9 @@ std::optional<double> geomean_of(const std::vector<shape_timing>& shapes,
 std::optional<double> across_runs(const record& root, const record& r) {
   std::vector<double> ratios;
   for (const shape_timing& s : r.m_timing.m_shapes) {
-    const shape_timing* base = root.m_timing.find(s.m_shape);
+    const shape_timing* base = root.m_timing.find(s.m_shape.text());
     if (s.m_error || base == nullptr || base->m_error) continue;
-    ratios.push_back(base->m_median_ns / s.m_median_ns);
+    ratios.push_back(base->m_stats.m_median_ns / s.m_stats.m_median_ns);
   }
   return geometric_mean(ratios);
 }
@@ -57,7 +57,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     if (const record* r = records.at(i)) {
       for (const shape_timing& s : r->m_timing.m_shapes) {
         if (std::find(report.m_shapes.begin(), report.m_shapes.end(), s.m_shape) == report.m_shapes.end()) {
-          report.m_shapes.push_back(s.m_shape);
+          report.m_shapes.push_back(s.m_shape.text());
         }
       }
     }
@@ -86,7 +86,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     v.m_quick = r->m_timing.m_quick;
     v.m_correctness = r->m_correctness.m_status;
     v.m_geomean_ns = geomean_of(r->m_timing.m_shapes,
-                                [](const shape_timing& s) -> std::optional<double> { return s.m_median_ns; });
+                                [](const shape_timing& s) -> std::optional<double> { return s.m_stats.m_median_ns; });
     v.m_vs_parent =
         geomean_of(r->m_timing.m_shapes, [](const shape_timing& s) { return s.m_speedup_vs_parent; });
     if (root != nullptr) v.m_vs_root = across_runs(*root, *r);
@@ -108,7 +108,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     v.m_bottleneck = bottleneck_of(r->m_profile);
     for (const std::string& shape : report.m_shapes) {
       const shape_timing* s = r->m_timing.find(shape);
-      v.m_shape_ns.push_back(s != nullptr && !s->m_error ? std::optional<double>(s->m_median_ns)
+      v.m_shape_ns.push_back(s != nullptr && !s->m_error ? std::optional<double>(s->m_stats.m_median_ns)
                                                          : std::nullopt);
     }
     if (report.m_device.empty()) report.m_device = r->m_timing.m_device;
