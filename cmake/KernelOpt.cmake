@@ -32,6 +32,7 @@ targets without writing a harness.
       [FLOPS <expression>]
       [BYTES <expression>]
       [TARGET <condition>...]
+      [MAX_ITERATIONS <n>]
       [RECORDS <directory>]
       [TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]]
       [TIMEOUT <seconds>])
@@ -105,6 +106,10 @@ targets without writing a harness.
     baseline), ``pct_of_ceiling.<name>``, ``peak.<name>`` (a ceiling from any
     source), ``ceiling.<name>`` (measured only) and the DIMS. A target holds
     when it holds on every shape (docs/loop.md).
+
+  ``MAX_ITERATIONS <n>``
+    Stop condition: ``kopt status`` says stop once ``<n>`` variants
+    (an integer >= 1) have a record (docs/agents.md). Default: no limit.
 
   ``RECORDS <directory>``
     Where ``kopt record`` keeps ``<kernel>/<variant>.json``.
@@ -369,6 +374,7 @@ function(kernel_opt_add_kernel kernel)
     BYTES
     RECORDS
     TIMEOUT
+    MAX_ITERATIONS
   )
   set(multi_value
     ARGS
@@ -455,6 +461,11 @@ function(kernel_opt_add_kernel kernel)
   foreach(target IN LISTS arg_TARGET)
     _kernel_opt_check_target(${fn} ${kernel} "${arg_DIMS}" "${target}")
   endforeach()
+  if(DEFINED arg_MAX_ITERATIONS AND NOT arg_MAX_ITERATIONS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?[0-9]?$")
+    _kernel_opt_fail(${fn} ${kernel} "MAX_ITERATIONS '${arg_MAX_ITERATIONS}' is not an integer from 1 to 99999"
+      KEY MAX_ITERATIONS "${arg_MAX_ITERATIONS}"
+      HINT "the number of variants the loop may record before kopt status says stop")
+  endif()
   if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
     _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
   endif()
@@ -488,6 +499,7 @@ function(kernel_opt_add_kernel kernel)
   _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
   _kernel_opt_set(${kernel} BYTES "${arg_BYTES}")
   _kernel_opt_set(${kernel} TARGETS "${arg_TARGET}")
+  _kernel_opt_set(${kernel} MAX_ITERATIONS "${arg_MAX_ITERATIONS}")
   _kernel_opt_set(${kernel} RECORDS "${records}")
   _kernel_opt_set(${kernel} TIMEOUT "${timeout}")
   _kernel_opt_set(${kernel} REFERENCE "${arg_REFERENCE}")

@@ -42,7 +42,7 @@ endfunction()
 
 function(_kernel_opt_write_manifest kernel)
   foreach(field IN ITEMS BINARY_DIR BACKEND ARG_NAMES DIMS SHAPES QUICK_SHAPES SEEDS TOLERANCE FLOPS BYTES
-                         TARGETS RECORDS VARIANTS BASELINES REFERENCE REFERENCE_SOURCES
+                         TARGETS MAX_ITERATIONS RECORDS VARIANTS BASELINES REFERENCE REFERENCE_SOURCES
                          REFERENCE_BACKEND REFERENCE_PRECISION TIMING TIMEOUT TOOL_NCU TOOL_SPECS_DIR)
     _kernel_opt_get(${field} ${kernel} ${field})
   endforeach()
@@ -98,6 +98,12 @@ function(_kernel_opt_write_manifest kernel)
   _kernel_opt_json_set_string(m flops "${FLOPS}")
   _kernel_opt_json_set_string(m bytes "${BYTES}")
   _kernel_opt_json_set_strings(m targets ${TARGETS})
+  # Checked by kernel_opt_add_kernel: empty (no limit) or an integer 1..99999.
+  if(MAX_ITERATIONS STREQUAL "")
+    _kernel_opt_json_set(m max_iterations null)
+  else()
+    _kernel_opt_json_set(m max_iterations "${MAX_ITERATIONS}")
+  endif()
   _kernel_opt_json_set_string(m records_dir "${RECORDS}")
 
   _kernel_opt_json_set(m reference "{}")

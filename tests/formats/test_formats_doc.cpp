@@ -22,6 +22,7 @@
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/compare/compare_document.hpp"
+#include "kopt/experience/entry.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/profile/document.hpp"
 #include "kopt/records/record.hpp"
@@ -37,7 +38,7 @@ std::vector<format_table> code_tables() {
   for (std::vector<format_table> part :
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
-        profile::profile_tables()}) {
+        profile::profile_tables(), experience_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -260,6 +261,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   m.m_variants = {v};
   m.m_baselines = {impl_decl{"vendor", "vendor", {}, std::nullopt}};
   m.m_test_timeout_s = 600;
+  m.m_max_iterations = 5;
   const json doc = to_json(m);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.manifest"}));
   EXPECT_EQ(keys_of({doc["args"][0]}), declared({"kernelopt.manifest: args[]"}));
@@ -366,6 +368,22 @@ TEST(doc_tables, compare_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["rows"][0], doc["geomean"]}), declared({"kernelopt.compare: rows[]"}));
   const compare_document back = compare_document_from_json(json_reader(doc, "compare.json"));
   EXPECT_EQ(to_json(back), doc);
+}
+
+TEST(doc_tables, experience_entry_writes_its_declared_fields) {
+  experience_entry e;
+  e.m_kernel = "softmax";
+  e.m_variant = "v1";
+  e.m_parent = "v0";
+  e.m_methods = {"warp_shuffle"};
+  e.m_speedup_vs_parent = 1.8;
+  e.m_date = "2026-01-01T00:00:00Z";
+  e.m_source = {"repo", "softmax/v1.json", "hash"};
+  e.m_id = entry_id(e);
+  const json doc = to_json(e);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.experience"}));
+  EXPECT_EQ(keys_of({doc["source"]}), declared({"kernelopt.experience: source"}));
+  EXPECT_EQ(to_json(experience_from_json(doc, "entry.json")), doc);
 }
 
 }  // namespace

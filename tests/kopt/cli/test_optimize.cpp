@@ -40,6 +40,10 @@ class optimize_test : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_NO_FATAL_FAILURE(record_golden_flow(c)); }
   [[nodiscard]] std::string log() const { return read_text(c.path("harness.log")); }
+  // perf.same.json times v4, the best before v5.
+  void mask_v5() const {
+    ASSERT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v5", "--reason", "test"}).m_code, 0);
+  }
   scratch_case c;
 };
 
@@ -367,6 +371,53 @@ TEST_F(optimize_test, perf_does_not_time_an_expected_failure) {
   EXPECT_EQ(best.m_code, 1) << best.m_out;
   EXPECT_TRUE(contains(best.m_err, "v4 is declared EXPECT_FAILURE (known to be incorrect): mask its record"))
       << best.m_err;
+}
+
+// --json: progress on stderr, one versioned document on stdout.
+TEST_F(optimize_test, json_documents_of_optimize_and_perf) {
+  {
+    fake_harness_env env;
+    env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+        .set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+        .set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+    const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--ceilings",
+                                   c.path("ceilings.json").string(), "--json"});
+    EXPECT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+    EXPECT_TRUE(contains(r.m_err, "[7/8] gate")) << r.m_err;
+    const json doc = parse_json_text(r.m_out, "stdout");
+    EXPECT_EQ(doc["kind"], "kernelopt.optimize");
+    EXPECT_EQ(doc["schema_version"], 1);
+    for (const char* key : {"kernel", "variant", "outcome", "decision", "record", "skipped", "failure", "gate",
+                            "exit_code"}) {
+      EXPECT_TRUE(doc.contains(key)) << key;
+    }
+    EXPECT_EQ(doc["variant"], "v5");
+    EXPECT_EQ(doc["decision"], "ACCEPT");
+    EXPECT_EQ(doc["outcome"], "ACCEPT");
+    EXPECT_EQ(doc["exit_code"], 0);
+    EXPECT_TRUE(contains(r.m_err, "experience -> ")) << r.m_err;  // its entry went into the store
+  }
+  {
+    const run_result done = run_kopt({"optimize", "--manifest", c.manifest(), "--json"});
+    EXPECT_EQ(parse_json_text(done.m_out, "stdout")["outcome"], "nothing_left");
+  }
+  {
+    fake_harness_env env;
+    env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+        .set("KOPT_FAKE_BENCH_OUT", c.path("bench/perf.same.json").string());
+    mask_v5();
+    const run_result perf = run_kopt({"perf", "--manifest", c.manifest(), "--quick", "--json"});
+    EXPECT_EQ(perf.m_code, 0) << perf.m_out << perf.m_err;
+    const json doc = parse_json_text(perf.m_out, "stdout");
+    EXPECT_EQ(doc["kind"], "kernelopt.perf");
+    EXPECT_EQ(doc["schema_version"], 1);
+    for (const char* key : {"kernel", "best", "outcome", "reason", "compare", "targets", "exit_code"}) {
+      EXPECT_TRUE(doc.contains(key)) << key;
+    }
+    EXPECT_EQ(doc["best"], "v4");
+    EXPECT_EQ(doc["outcome"], "ok");
+    EXPECT_EQ(doc["compare"]["kind"], "kernelopt.compare");
+  }
 }
 
 TEST(perf_skips, without_an_accepted_record_or_a_device) {

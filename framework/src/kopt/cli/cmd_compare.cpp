@@ -9,7 +9,8 @@ namespace kopt::cli {
 
 int cmd_compare(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const double threshold = threshold_option(args);
-  const std::string format = args.optional_value("--format").value_or("md");
+  const std::string format = args.optional_value("--format").value_or(args.has("--json") ? "json" : "md");
+  if (args.has("--json") && format != "json") throw usage_error("--json contradicts --format " + format);
   if (format != "md" && format != "json")
     throw usage_error("--format must be md or json, got '" + format + "'");
   const std::string& base = args.positionals()[0];

@@ -12,6 +12,7 @@
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/decide/targets.hpp"
+#include "kopt/compare/compare_document.hpp"
 #include "kopt/compare/perf_band.hpp"
 #include "kopt/compare/verdict.hpp"
 #include "kopt/records/perf_baseline.hpp"
@@ -57,13 +58,15 @@ std::string uuid_of(const json& gpu) {
 
 }  // namespace
 
-int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
+// `doc` collects the kernelopt.perf document (--json) as the run goes.
+int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
   const std::string missing = args.optional_value("--missing").value_or("skip");
   if (missing != "skip" && missing != "fail")
     throw usage_error("--missing must be skip or fail, got '" + shorten(missing) + "'");
   // The gate did not run: a skip (exit 77) by default; with --missing fail
   // (KernelOpt_PERF_MISSING=fail, for GPU runners) a failure.
   auto not_run = [&](const std::string& why) {
+    doc["reason"] = why;
     if (missing == "fail") {
       out << "FAIL: the perf gate did not run (--missing fail): " << why << "\n";
       return k_exit_fail;
@@ -72,9 +75,11 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
     return k_exit_skipped;
   };
   const manifest m = read_manifest(args.value("--manifest"));
+  doc["kernel"] = m.m_kernel;
   const record_set records = load_records(m);
   const record* best = records.best();
   for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
+  if (best != nullptr) doc["best"] = best->m_variant;
   if (best == nullptr) {
     return not_run("no accepted record of " + m.m_kernel + " yet (" + m.kernel_records_dir().string() +
                    "): nothing to guard");
@@ -151,6 +156,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
                              (args.has("--quick") ? ": run without --quick" : ""));
   }
   out << render_compare_markdown(result, reference.m_source, "this run");
+  doc["compare"] = to_json(compare_document{reference.m_source, "this run", k_noise_sigmas, result});
+  doc["targets"] = json::array();
 
   bool target_lost = false;
   const std::vector<target_result> before = evaluate_targets(m.m_targets, best->m_timing, best->m_ceilings);
@@ -160,6 +167,8 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
     // evaluate (a quick run, an implementation not timed) is reported.
     const bool lost = before[i].m_status == "met" && after[i].m_status == "unmet";
     target_lost = target_lost || lost;
+    doc["targets"].push_back({{"target", after[i].m_target}, {"status", after[i].m_status},
+                              {"recorded", before[i].m_status}, {"lost", lost}});
     out << "target " << after[i].m_target << ": " << after[i].m_status << " (record: " << before[i].m_status
         << ")" << (lost ? "  <- no longer holds" : "") << "\n";
     for (const std::string& detail : after[i].m_details) out << "    " << detail << "\n";
@@ -172,6 +181,17 @@ int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
   }
   out << "ok: no SLOWER shape" << (m.m_targets.empty() ? "" : ", every TARGET that held still holds") << "\n";
   return k_exit_ok;
+}
+
+int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.perf"}, {"kernel", nullptr}, {"best", nullptr},
+              {"reason", nullptr}, {"compare", nullptr}, {"targets", json::array()}};
+  if (!args.has("--json")) return run_perf(args, out, err, doc);
+  const int code = run_perf(args, err, err, doc);  // progress on stderr, the document on stdout
+  doc["outcome"] = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
+  doc["exit_code"] = code;
+  out << doc.dump(2) << "\n";
+  return code;
 }
 
 }  // namespace kopt::cli

@@ -53,6 +53,10 @@ struct command {
 
 // Parses argv (without the program name), runs the subcommand, and turns
 // every error into a message on `err` and an exit code.
+// After a record of `variant` is written: its entry into the default
+// experience store, one line on `out` (a failure is a note, never an error).
+void record_experience(const manifest& m, const std::string& variant, std::ostream& out);
+
 [[nodiscard]] int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 int cmd_env(const arguments& args, std::ostream& out, std::ostream& err);
@@ -70,6 +74,9 @@ int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& e
 int cmd_static(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_resources(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_experience(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_recommend(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_status(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli

@@ -34,6 +34,7 @@ const std::vector<field_doc> k_manifest_fields = {
     {"flops", "string", "the FLOPS expression, \"\" when not declared"},
     {"bytes", "string", "the BYTES expression, likewise"},
     {"targets", "array", "TARGETS, as declared"},
+    {"max_iterations", "integer | null", "MAX_ITERATIONS: kopt status stops once this many variants have a record; null: no limit"},
     {"records_dir", "string", "absolute, without `..`: records go to `<records_dir>/<kernel>/`"},
     {"reference", "object", "the reference implementation"},
     {"variants", "array", "the variants in declaration order, the loop's order"},
@@ -207,6 +208,7 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
   m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
   m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
   m.m_targets = strings(root.at("targets"));
+  if (root.has("max_iterations")) m.m_max_iterations = root.at("max_iterations").as_count();
   m.m_records_dir = read_root_dir(root.at("records_dir"));
   if (root.has("reference")) m.m_reference = read_impl(root.at("reference"));
   const json_reader variants = root.at("variants");
@@ -277,6 +279,7 @@ json to_json(const manifest& m) {
               {"flops", m.m_flops},
               {"bytes", m.m_bytes},
               {"targets", m.m_targets},
+              {"max_iterations", m.m_max_iterations ? json(*m.m_max_iterations) : json(nullptr)},
               {"records_dir", m.m_records_dir.string()}};
   if (m.m_reference) out["reference"] = reference_json(*m.m_reference);
   out["variants"] = variants;

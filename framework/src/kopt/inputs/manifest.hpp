@@ -82,6 +82,9 @@ struct manifest {
   std::string m_flops;
   std::string m_bytes;
   std::vector<std::string> m_targets;
+  // MAX_ITERATIONS: how many variants the loop may record before it stops
+  // (kopt status); absent when not declared.
+  std::optional<std::int64_t> m_max_iterations;
   std::filesystem::path m_records_dir;
   std::optional<impl_decl> m_reference;
   std::vector<variant_decl> m_variants;  // declaration order = the loop's order

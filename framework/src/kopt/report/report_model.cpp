@@ -4,6 +4,9 @@
 
 #include "core/format.hpp"
 #include "kopt/decide/gate.hpp"
+#include "kopt/decide/stop.hpp"
+#include "kopt/experience/from_record.hpp"
+#include "kopt/experience/recommend.hpp"
 #include "kopt/decide/targets.hpp"
 #include "core/utc.hpp"
 
@@ -41,31 +44,10 @@ std::string bottleneck_of(const json& profile) {
   return "unknown";
 }
 
-std::string stop_reason(const manifest& m, const record_set& records, const report_model& report) {
-  if (records.newest() == nullptr) return "not started: no variant recorded yet";
-  if (report.m_target_met) return "target met (best: " + report.m_best.value_or("none") + ")";
-  std::vector<std::string> run;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const record* r = records.at(i);
-    if (r == nullptr || r->m_masked) continue;
-    if (records.status_at(i).counts()) {
-      run.clear();
-    } else {
-      run.push_back(r->m_variant);
-    }
-  }
-  if (run.size() >= 2) {
-    return "stagnation: " + std::to_string(run.size()) + " rejections in a row (" + join(run, ", ") +
-           "): re-profile, change direction";
-  }
-  const int next = records.first_unrecorded();
-  if (next >= 0) return "in progress: next is " + m.m_variants[static_cast<std::size_t>(next)].m_name;
-  return "in progress: every declared variant is recorded; declare the next one";
-}
-
 }  // namespace
 
-report_model build_report(const manifest& m, const record_set& records, const std::string& notes) {
+report_model build_report(const manifest& m, const record_set& records, const std::string& notes,
+                          const std::vector<experience_entry>& store, const std::string& store_dir) {
   report_model report;
   report.m_kernel = m.m_kernel;
   report.m_generated_utc = utc_now_iso();
@@ -183,7 +165,31 @@ report_model build_report(const manifest& m, const record_set& records, const st
     for (const std::string& target : m.m_targets)
       report.m_targets.push_back({target, "unknown", {"no accepted variant yet"}});
   }
-  report.m_stop_reason = stop_reason(m, records, report);
+  const stop_status stop = evaluate_stop(m, records);
+  report.m_stop_reason = stop.summary();
+  report.m_stop = stop.m_stop;
+  report.m_next_step = stop.m_next_step;
+  for (const experience_entry& e : entries_of(m, records, {})) {
+    report.m_methods_tried.push_back({e.m_variant, e.m_methods, e.m_decision, e.m_outcome, e.m_speedup_vs_parent});
+  }
+  report.m_store = store_dir;
+  recommend_query query;
+  query.m_kernel = m.m_kernel;
+  query.m_backend = m.m_backend;
+  if (stop.m_bottleneck != "not profiled") query.m_bottleneck = stop.m_bottleneck;
+  query.m_top = 3;
+  for (const recommendation& r : recommend(store, query).m_ranked) {
+    report_advice advice{r.m_method, r.m_score, "", ""};
+    std::vector<std::string> evidence, tried;
+    for (const scored_entry& s : r.m_evidence) {
+      evidence.push_back(s.m_entry->m_source.m_record + " " + s.m_entry->m_outcome + " " +
+                         format_speedup(s.m_entry->m_speedup_vs_parent));
+    }
+    for (const tried_here& t : r.m_tried) tried.push_back(t.m_variant + " " + t.m_outcome);
+    advice.m_evidence = join(evidence, ", ");
+    advice.m_tried = join(tried, ", ");
+    report.m_recommendations.push_back(std::move(advice));
+  }
   return report;
 }
 
