@@ -171,9 +171,10 @@ inline json parse_stdout(const std::string& text) { return parse_json_text(text,
 
 // Every --json document: its kind, schema_version 1 and the keys its
 // schema in docs/formats.md promises.
-inline void expect_schema(const json& doc, const std::string& kind, const std::vector<std::string>& keys) {
+inline void expect_schema(const json& doc, const std::string& kind, const std::vector<std::string>& keys,
+                          int schema_version = 1) {
   EXPECT_EQ(doc.value("kind", ""), kind);
-  EXPECT_EQ(doc.value("schema_version", 0), 1) << kind;
+  EXPECT_EQ(doc.value("schema_version", 0), schema_version) << kind;
   for (const std::string& key : keys) EXPECT_TRUE(doc.contains(key)) << kind << " lacks " << key;
 }
 

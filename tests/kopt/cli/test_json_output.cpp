@@ -22,7 +22,7 @@ TEST(json_output, gate_and_compare) {
   const run_result compare =
       run_kopt({"compare", c.record("v0").string(), c.record("v1").string(), "--json"});
   EXPECT_EQ(compare.m_code, 0) << compare.m_err;
-  expect_schema(parse_stdout(compare.m_out), "kernelopt.compare", {"rows"});
+  expect_schema(parse_stdout(compare.m_out), "kernelopt.compare", {"rows"}, 2);
   EXPECT_EQ(run_kopt({"compare", c.record("v0").string(), c.record("v1").string(), "--json", "--format", "md"}).m_code,
             2);
 }
