@@ -7,9 +7,11 @@
 # missing is installed: apt-get on Debian/Ubuntu (as root, or through sudo),
 # pip for the optional cuobjdump.
 #
-#   tools/setup.sh [--check] [--browser]
+#   tools/setup.sh [--check] [--browser] [--no-ccache]
 #     --check    report only, install nothing; exit 0 when every required
 #                item is present, 1 when one is missing
+#     --no-ccache  ccache optional (tools/main.sh: its presets use no
+#                compiler launcher; only the ci and asan presets need it)
 #     --browser  also chromium, for the test kopt.report.html_renders_in_chromium
 #                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1
 #
@@ -27,12 +29,14 @@ readonly presets_nvcc=/usr/local/cuda/bin/nvcc  # CMakePresets.json's CMAKE_CUDA
 
 check_only=0
 browser=${KOPT_SETUP_BROWSER:-0}
+need_ccache=1
 for arg in "$@"; do
   case $arg in
     --check) check_only=1 ;;
     --browser) browser=1 ;;
+    --no-ccache) need_ccache=0 ;;
     -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser])" >&2; exit 2 ;;
+    *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser] [--no-ccache])" >&2; exit 2 ;;
   esac
 done
 
@@ -46,6 +50,9 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 declare -A status detail
 required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
 optional=(cuobjdump browser)
+if [ "$need_ccache" = 0 ]; then
+  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cuda)
+fi
 # What apt-get installs for each item.
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
@@ -218,6 +225,7 @@ pip_install() {
 install_missing() {
   local item packages=()
   for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json; do
+    [ "$item" = ccache ] && [ "$need_ccache" = 0 ] && continue
     [ "${status[$item]}" = ok ] || packages+=("${apt_package[$item]}")
   done
   if ((${#packages[@]})); then
