@@ -44,12 +44,13 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 # ---- the checks: each marks its items ok or missing, with a line saying why --
 
 declare -A status detail
-required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
+required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cmark_gfm cuda)
 optional=(cuobjdump browser)
-# What apt-get installs for each item.
+# What apt-get installs for each item (space-separated packages).
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
   [gtest]=libgtest-dev [benchmark]=libbenchmark-dev [nlohmann_json]=nlohmann-json3-dev
+  [cmark_gfm]="pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev"
   [browser]=chromium)
 
 mark() { status[$1]=$2; detail[$1]=$3; }
@@ -96,7 +97,7 @@ check_packages() {
   elif [ "${status[ninja]}" != ok ] && ! have make; then why="needs ninja (or make) to configure"
   fi
   if [ -n "$why" ]; then
-    for item in cxx17 gtest benchmark nlohmann_json; do mark "$item" missing "not checked: $why"; done
+    for item in cxx17 gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: $why"; done
     return
   fi
   local scratch out line
@@ -113,7 +114,18 @@ int main() { std::optional<std::string_view> v; return v ? 1 : 0; }" KOPT_PROBE_
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(nlohmann_json 3.10 QUIET)
-message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+# As the top-level CMakeLists.txt finds cmark-gfm (the report's notes).
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(CMARK_GFM QUIET libcmark-gfm)
+endif()
+find_library(CMARK_GFM_EXT cmark-gfm-extensions HINTS ${CMARK_GFM_LIBRARY_DIRS})
+find_path(CMARK_GFM_EXT_H cmark-gfm-core-extensions.h HINTS ${CMARK_GFM_INCLUDE_DIRS})
+set(cmark_gfm 0)
+if(CMARK_GFM_FOUND AND CMARK_GFM_EXT AND CMARK_GFM_EXT_H)
+  set(cmark_gfm 1)
+endif()
+message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:cmark_gfm=${cmark_gfm}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
 CMAKE
   local generator=()
   [ "${status[ninja]}" = ok ] && generator=(-G Ninja)
@@ -122,13 +134,13 @@ CMAKE
   line=$(grep -o 'kopt-probe:.*' <<< "$out" || true)
   if [ -z "$line" ]; then
     mark cxx17 missing "no working C++ compiler (a scratch configure failed: $(grep -m1 -iE 'error|could not' <<< "$out" || echo 'see cmake output'))"
-    for item in gtest benchmark nlohmann_json; do mark "$item" missing "not checked: needs a C++ compiler"; done
+    for item in gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: needs a C++ compiler"; done
     return
   fi
   local compiler=${line##*:compiler=}
   if [[ $line == *cxx17=1* ]]; then mark cxx17 ok "$compiler"; else mark cxx17 missing "$compiler does not compile C++17"; fi
   local item found
-  for item in gtest benchmark nlohmann_json; do
+  for item in gtest benchmark nlohmann_json cmark_gfm; do
     found=$(sed -n "s/.*:$item=\([^:]*\).*/\1/p" <<< "$line")
     case $found in
       1 | TRUE | ON) mark "$item" ok "found by find_package" ;;
@@ -136,6 +148,8 @@ CMAKE
     esac
   done
   [ "${status[nlohmann_json]}" = ok ] || detail[nlohmann_json]="find_package(nlohmann_json 3.10) does not find it"
+  [ "${status[cmark_gfm]}" = ok ] && detail[cmark_gfm]="libcmark-gfm.pc and cmark-gfm-extensions found"
+  [ "${status[cmark_gfm]}" = ok ] || detail[cmark_gfm]="libcmark-gfm (pkg-config) or libcmark-gfm-extensions not found"
 }
 
 check_all() { check_tools; check_packages; }
@@ -217,8 +231,11 @@ pip_install() {
 
 install_missing() {
   local item packages=()
-  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json; do
-    [ "${status[$item]}" = ok ] || packages+=("${apt_package[$item]}")
+  local words
+  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cmark_gfm; do
+    [ "${status[$item]}" = ok ] && continue
+    read -ra words <<< "${apt_package[$item]}"
+    packages+=("${words[@]}")
   done
   if ((${#packages[@]})); then
     apt_install "${packages[@]}" || true
