@@ -38,7 +38,7 @@ cp "$data"/expected/records/*.json "$work/records/softmax/"
 
 grep -Eq '<svg[^>]*id="trend-chart"' "$work/dom.html" || fail "no trend chart <svg id=\"trend-chart\">"
 grep -q '<polyline class="best-so-far"' "$work/dom.html" || fail "the chart has no best-so-far line"
-[ "$(grep -o '<circle' "$work/dom.html" | wc -l)" -eq 5 ] || fail "the chart does not show the 5 recorded versions"
+[ "$(grep -o '<circle class="version' "$work/dom.html" | wc -l)" -eq 10 ] || fail "the trend does not show the 5 recorded versions at 2 shapes"
 grep -q '<table id="versions">' "$work/dom.html" || fail "no version table <table id=\"versions\">"
 for v in v0 v1 v2 v3 v4 v5; do
   grep -q "<td>$v</td>" "$work/dom.html" || fail "the version table has no row for $v"

@@ -130,7 +130,6 @@ report_model build_report(const manifest& m, const record_set& records, const st
                                                          : std::nullopt);
     }
     if (report.m_device.empty()) report.m_device = r->m_timing.m_device;
-    report.m_roofline_available = report.m_roofline_available || roofline_gaps(r->m_profile).has_value();
     report.m_versions.push_back(std::move(v));
   }
 
@@ -184,6 +183,9 @@ report_model build_report(const manifest& m, const record_set& records, const st
       report.m_targets.push_back({target, "unknown", {"no accepted variant yet"}});
   }
   report.m_stop_reason = stop_reason(m, records, report);
+  add_roofline(records, report);
+  add_shape_tables(m, records, report);
+  add_environment(records, report);
   return report;
 }
 
