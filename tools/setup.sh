@@ -11,7 +11,8 @@
 #     --check    report only, install nothing; exit 0 when every required
 #                item is present, 1 when one is missing
 #     --browser  also chromium, for the test kopt.report.html_renders_in_chromium
-#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1
+#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1.
+#                tools/test.sh (the CI command) passes it.
 #
 #   KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1
 #                when pip refuses to install into an externally managed Python
@@ -31,7 +32,7 @@ for arg in "$@"; do
   case $arg in
     --check) check_only=1 ;;
     --browser) browser=1 ;;
-    -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser])" >&2; exit 2 ;;
   esac
 done

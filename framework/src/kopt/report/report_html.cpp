@@ -19,7 +19,7 @@ th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums;
 tr.best td{background:#eef7ee}.ACCEPT{color:#2e7d32;font-weight:600}.REJECT{color:#c62828;font-weight:600}
 .MASKED{color:#777}.met{color:#2e7d32}.unmet{color:#c62828}.unknown{color:#8a6d00}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap}.muted{color:#777}
-#notes pre{overflow-x:auto;white-space:pre})";
+#notes pre{overflow-x:auto;white-space:pre}#notes table{display:block;overflow-x:auto;max-width:100%})";
 
 std::string td(const std::string& text, const char* cls = nullptr) {
   return std::string("<td") + (cls != nullptr ? std::string(" class=\"") + cls + "\"" : "") + ">" +
