@@ -6,7 +6,7 @@
 
 #include "core/format.hpp"
 #include "kopt/report/report_model.hpp"
-#include "kopt/report/svg.hpp"
+#include "kopt/report/charts/svg.hpp"
 
 namespace kopt {
 namespace {
