@@ -38,8 +38,10 @@ std::vector<const json*> profiled(const record& r) {
   if (benchmarks == nullptr || !benchmarks->is_array()) return out;
   for (const json& b : *benchmarks) {
     if (string_at(b, {"impl"}) != r.m_variant) continue;
-    if (number_at(b, {"roofline", "arithmetic_intensity"}) && number_at(b, {"roofline", "achieved_flops_per_s"}))
-      out.push_back(&b);
+    // Both positive: the chart's axes are logarithmic.
+    const auto intensity = number_at(b, {"roofline", "arithmetic_intensity"});
+    const auto achieved = number_at(b, {"roofline", "achieved_flops_per_s"});
+    if (intensity && achieved && *intensity > 0 && *achieved > 0) out.push_back(&b);
   }
   return out;
 }
