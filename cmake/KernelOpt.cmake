@@ -32,6 +32,7 @@ targets without writing a harness.
       [FLOPS <expression>]
       [BYTES <expression>]
       [TARGET <condition>...]
+      [MAX_ITERATIONS <n>]
       [RECORDS <directory>]
       [TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]]
       [TIMEOUT <seconds>])
@@ -106,6 +107,10 @@ targets without writing a harness.
     source), ``ceiling.<name>`` (measured only) and the DIMS. A target holds
     when it holds on every shape (docs/loop.md).
 
+  ``MAX_ITERATIONS <n>``
+    Stop condition: ``kopt status`` says stop once ``<n>`` variants
+    (an integer >= 1) have a record (docs/agents.md). Default: no limit.
+
   ``RECORDS <directory>``
     Where ``kopt record`` keeps ``<kernel>/<variant>.json``.
     Default ``${CMAKE_CURRENT_SOURCE_DIR}/records``.
@@ -137,6 +142,10 @@ targets without writing a harness.
       [NO_SPILLS]
       [NO_LOCAL_MEMORY]
       [EXPECT_FAILURE <regex>]
+      [CUDA_ARCHITECTURES <arch>...]
+      [MIN_COMPUTE_CAPABILITY <major>.<minor>]
+      [DIM_TYPE int64|int|size_t]
+      [STREAM LAST|NONE]
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...])
 
@@ -147,9 +156,31 @@ targets without writing a harness.
 
   ``SOURCES <file>...``, ``ENTRY <function>``
     The sources, one of which defines ``ENTRY``; its signature is checked at
-    compile time against ARGS and DIMS. The kernels defined in these files
-    are the variant's own: the static tests judge those only, so list a
-    header that defines the variant's kernels (a header compiles nothing).
+    compile time against ARGS, DIMS, ``DIM_TYPE`` and ``STREAM``. The kernels
+    defined in these files are the variant's own: the static tests judge
+    those only, so list a header that defines the variant's kernels (a header
+    compiles nothing). The sources are linked into a shared module of their
+    own, with every symbol but KernelOpt's entry hidden: variants may
+    include the same header with non-static functions, globals,
+    ``__device__`` and ``__global__`` code, and each keeps its own copy.
+    Relocatable device code (``COMPILE_OPTIONS -rdc=true``) is device-linked
+    inside the module.
+
+  ``DIM_TYPE int64|int|size_t``
+    The C++ type of the DIMS in the entry's signature: ``std::int64_t``
+    (default), ``int`` or ``std::size_t``. With ``int`` every dimension of
+    SHAPES and QUICK_SHAPES must be at most 2147483647 (checked at configure
+    time).
+
+  ``STREAM LAST|NONE``
+    ``LAST`` (default): the entry takes the ``cudaStream_t`` to launch on as
+    its last parameter. ``NONE``: it takes none and launches on the default
+    stream; KernelOpt makes the default stream wait for its own stream before
+    the call and its stream wait for the default stream after, so timing and
+    checks bracket the work (docs/benchmarking.md says what that costs).
+    BACKEND cuda only. With both, an existing
+    ``void launch_foo(const float* a, float* b, int n)`` is an ENTRY as it
+    is: ``ENTRY launch_foo DIM_TYPE int STREAM NONE``.
 
   ``PARENT <variant>``
     The variant this one improves on; declared earlier.
@@ -190,8 +221,28 @@ targets without writing a harness.
     not time it beside the best (a ``speedup_vs_`` TARGET over it is not
     evaluated).
 
+  ``CUDA_ARCHITECTURES <arch>...``
+    The only architectures the variant can be compiled for, written as in
+    ``CMAKE_CUDA_ARCHITECTURES`` without ``-real``/``-virtual`` (``90a`` for
+    wgmma or TMA). The variant is compiled for the entries of the build's
+    architectures that are listed here. Default: any.
+
+  ``MIN_COMPUTE_CAPABILITY <major>.<minor>``
+    The oldest GPU the variant runs on (``8.0`` for cp.async or bf16
+    ``mma.sync``, ``9.0`` for thread-block clusters); it is compiled for the
+    entries of the build's architectures at or above it. Default: any.
+
+    When none of the build's architectures is left (``CMAKE_CUDA_ARCHITECTURES``,
+    ``CUDAARCHS``, ``native``; docs/getting-started.md), the variant is not
+    compiled: configure prints one message saying why, and its tests report
+    SKIPPED with that reason. At run time a variant, baseline or reference
+    whose device code the GPU cannot run (built for ``90a``, run on an
+    sm_80) is skipped with the reason as well.
+
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
-    Link libraries and compile options of this variant's sources.
+    Link libraries and compile options of this variant's sources. The
+    libraries link into the variant's module: a static one must be
+    position-independent.
 
 .. command:: kernel_opt_add_baseline
 
@@ -202,16 +253,29 @@ targets without writing a harness.
       ENTRY <function>
       [LIBRARIES <library>...]
       [COMPILE_OPTIONS <option>...]
+      [CUDA_ARCHITECTURES <arch>...]
+      [MIN_COMPUTE_CAPABILITY <major>.<minor>]
+      [DIM_TYPE int64|int|size_t]
+      [STREAM LAST|NONE]
       [EXPECT_FAILURE <regex>])
 
   An implementation to compare against (a vendor library); never gated, but
   checked like a variant: its ``<k>.correct.<baseline>`` test runs every
   shape and seed against the reference (a wrong baseline fails, so no
   speedup table rests on it), and its benchmark checks its outputs.
-  ``EXPECT_FAILURE`` as for variants (a known-bad baseline kept on record).
+  ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES``, ``MIN_COMPUTE_CAPABILITY``,
+  ``DIM_TYPE`` and ``STREAM`` as for variants (a known-bad baseline kept on
+  record).
+
+Testing: ``kernel_opt_add_kernel`` enables testing (as ``enable_testing()``
+would) in the directory that declares the kernel and in every directory
+above it, so ``ctest`` at the top of the build finds the generated tests
+whether or not the project calls ``enable_testing()``; with ``BUILD_TESTING``
+OFF (``include(CTest)``) it leaves testing off.
 
 Generated, per kernel ``<k>``: the executables ``<k>_kopt_test`` and
-``<k>_kopt_bench``; CTest tests ``<k>.correct.<variant>`` and
+``<k>_kopt_bench``, which load one module per implementation
+(``kopt_<k>_<impl>``, beside them); CTest tests ``<k>.correct.<variant>`` and
 ``<k>.correct.<baseline>`` (labels ``kernel-opt``, ``correctness``,
 ``<k>``; each runs its host work on ``KernelOpt_REFERENCE_THREADS``
 threads, ``--kopt_threads`` and ``OMP_NUM_THREADS``, and declares as many
@@ -232,7 +296,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_PROFILE_VARIANT_<k>``, ``KernelOpt_TEST_TIMEOUT``,
 ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``,
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
-``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
+``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_PERF_MISSING`` (skip or fail: what ``<k>.perf`` does
+when the gate cannot run; docs/ci-gating.md), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
 none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
 docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
@@ -275,8 +340,13 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Static.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Architectures.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Profile.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Spec.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
@@ -287,14 +357,39 @@ set(KernelOpt_BENCH_TIMEOUT 15 CACHE STRING "Benchmark: give up on the noise bou
 set(KernelOpt_REFERENCE_THREADS 4 CACHE STRING
   "Host threads of each generated correctness test under CTest (its PROCESSORS; docs/multi-gpu.md)")
 set(KernelOpt_PERF_THRESHOLD 0.02 CACHE STRING
-  "<k>.perf: a change smaller than this fraction is SAME (raise it when CI runs on other boards than the records)")
+  "<k>.perf: floor of the SAME band; the measured spread and the board allowance widen it (docs/ci-gating.md)")
+set(KernelOpt_PERF_MISSING skip CACHE STRING
+  "<k>.perf when the gate cannot run (no record, no GPU, no baseline for this model): skip (exit 77) or fail")
+set_property(CACHE KernelOpt_PERF_MISSING PROPERTY STRINGS skip fail)
 
 function(kernel_opt_add_kernel kernel)
   set(fn kernel_opt_add_kernel)
-  cmake_parse_arguments(PARSE_ARGV 1 arg
-    ""
-    "BACKEND;REFERENCE;REFERENCE_BACKEND;REFERENCE_PRECISION;FLOPS;BYTES;RECORDS;TIMEOUT"
-    "ARGS;DIMS;SHAPES;QUICK_SHAPES;REFERENCE_SOURCES;REFERENCE_LIBRARIES;INIT;SEEDS;TOLERANCE;TARGET;TIMING")
+  set(options "")
+  set(one_value
+    BACKEND
+    REFERENCE
+    REFERENCE_BACKEND
+    REFERENCE_PRECISION
+    FLOPS
+    BYTES
+    RECORDS
+    TIMEOUT
+    MAX_ITERATIONS
+  )
+  set(multi_value
+    ARGS
+    DIMS
+    SHAPES
+    QUICK_SHAPES
+    REFERENCE_SOURCES
+    REFERENCE_LIBRARIES
+    INIT
+    SEEDS
+    TOLERANCE
+    TARGET
+    TIMING
+  )
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   _kernel_opt_check_name(${fn} "${kernel}" "kernel name" "${kernel}")
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
@@ -366,6 +461,11 @@ function(kernel_opt_add_kernel kernel)
   foreach(target IN LISTS arg_TARGET)
     _kernel_opt_check_target(${fn} ${kernel} "${arg_DIMS}" "${target}")
   endforeach()
+  if(DEFINED arg_MAX_ITERATIONS AND NOT arg_MAX_ITERATIONS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?[0-9]?$")
+    _kernel_opt_fail(${fn} ${kernel} "MAX_ITERATIONS '${arg_MAX_ITERATIONS}' is not an integer from 1 to 99999"
+      KEY MAX_ITERATIONS "${arg_MAX_ITERATIONS}"
+      HINT "the number of variants the loop may record before kopt status says stop")
+  endif()
   if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
     _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
   endif()
@@ -384,6 +484,7 @@ function(kernel_opt_add_kernel kernel)
     set(timeout ${arg_TIMEOUT})
   endif()
 
+  _kernel_opt_enable_testing()
   set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_KERNELS ${kernel})
   _kernel_opt_set(${kernel} BACKEND "${backend}")
   _kernel_opt_set(${kernel} ARGS "${arg_ARGS}")
@@ -398,6 +499,7 @@ function(kernel_opt_add_kernel kernel)
   _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
   _kernel_opt_set(${kernel} BYTES "${arg_BYTES}")
   _kernel_opt_set(${kernel} TARGETS "${arg_TARGET}")
+  _kernel_opt_set(${kernel} MAX_ITERATIONS "${arg_MAX_ITERATIONS}")
   _kernel_opt_set(${kernel} RECORDS "${records}")
   _kernel_opt_set(${kernel} TIMEOUT "${timeout}")
   _kernel_opt_set(${kernel} REFERENCE "${arg_REFERENCE}")
@@ -417,17 +519,48 @@ function(kernel_opt_add_kernel kernel)
 endfunction()
 
 function(kernel_opt_add_variant kernel variant)
-  cmake_parse_arguments(PARSE_ARGV 2 arg
-    "NO_SPILLS;NO_LOCAL_MEMORY"
-    "ENTRY;PARENT;HYPOTHESIS;HYPOTHESIS_FILE;EXPECT_FAILURE;MAX_REGISTERS"
-    "SOURCES;METHODS;LIBRARIES;COMPILE_OPTIONS;SASS_SIGNATURES")
+  set(options
+    NO_SPILLS
+    NO_LOCAL_MEMORY
+  )
+  set(one_value
+    ENTRY
+    PARENT
+    HYPOTHESIS
+    HYPOTHESIS_FILE
+    EXPECT_FAILURE
+    MAX_REGISTERS
+    MIN_COMPUTE_CAPABILITY
+    DIM_TYPE
+    STREAM
+  )
+  set(multi_value
+    SOURCES
+    METHODS
+    LIBRARIES
+    COMPILE_OPTIONS
+    SASS_SIGNATURES
+    CUDA_ARCHITECTURES
+  )
+  cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()
 
 function(kernel_opt_add_baseline kernel baseline)
-  cmake_parse_arguments(PARSE_ARGV 2 arg
-    ""
-    "ENTRY;EXPECT_FAILURE"
-    "SOURCES;LIBRARIES;COMPILE_OPTIONS")
+  set(options "")
+  set(one_value
+    ENTRY
+    EXPECT_FAILURE
+    MIN_COMPUTE_CAPABILITY
+    DIM_TYPE
+    STREAM
+  )
+  set(multi_value
+    SOURCES
+    LIBRARIES
+    COMPILE_OPTIONS
+    CUDA_ARCHITECTURES
+  )
+  cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
 endfunction()

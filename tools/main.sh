@@ -8,13 +8,28 @@
 # the whole loop. Ends with one line per kernel and the path of its report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/setup.sh
+bash tools/setup.sh --no-ccache  # its presets use no compiler cache
 export PATH="/usr/local/cuda/bin:$(bash tools/cuobjdump-path.sh):$PATH"
 preset=${KOPT_PRESET:-default}
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j "$(nproc)"
-build_dir=$(cmake --preset "$preset" -N 2>/dev/null | sed -n 's/^ *binaryDir *= *//p')
-build_dir=${build_dir:-build}
+# The preset's binaryDir (following "inherits"), from CMakePresets.json.
+build_dir=$(python3 - "$preset" <<'PY'
+import json, sys
+presets = {p["name"]: p for p in json.load(open("CMakePresets.json"))["configurePresets"]}
+def binary_dir(name):
+    p = presets[name]
+    if "binaryDir" in p:
+        return p["binaryDir"]
+    parents = p.get("inherits", [])
+    for parent in [parents] if isinstance(parents, str) else parents:
+        found = binary_dir(parent)
+        if found:
+            return found
+    return None
+print((binary_dir(sys.argv[1]) or "build").replace("${sourceDir}/", "").replace("${sourceDir}", "."))
+PY
+)
 build_dir=$(cd "$build_dir" && pwd)
 kopt=$build_dir/framework/src/kopt/kopt
 job=$build_dir/main-job

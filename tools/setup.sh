@@ -7,12 +7,18 @@
 # missing is installed: apt-get on Debian/Ubuntu (as root, or through sudo),
 # pip for the optional cuobjdump.
 #
-#   tools/setup.sh [--check] [--browser]
+#   tools/setup.sh [--check] [--browser] [--no-ccache]
 #     --check    report only, install nothing; exit 0 when every required
 #                item is present, 1 when one is missing
+#     --no-ccache  ccache optional (tools/main.sh: its presets use no
+#                compiler launcher; only the ci and asan presets need it)
 #     --browser  also chromium, for the test kopt.report.html_renders_in_chromium
 #                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1.
 #                tools/test.sh (the CI command) passes it.
+#
+#   cmark-gfm (libcmark-gfm-dev, libcmark-gfm-extensions-dev) is optional:
+#   installed when apt-get can, else kopt shows the report's notes as plain
+#   text (the report says so). A failure to install it is not an error.
 #
 #   KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1
 #                when pip refuses to install into an externally managed Python
@@ -28,12 +34,14 @@ readonly presets_nvcc=/usr/local/cuda/bin/nvcc  # CMakePresets.json's CMAKE_CUDA
 
 check_only=0
 browser=${KOPT_SETUP_BROWSER:-0}
+need_ccache=1
 for arg in "$@"; do
   case $arg in
     --check) check_only=1 ;;
     --browser) browser=1 ;;
-    -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser])" >&2; exit 2 ;;
+    --no-ccache) need_ccache=0 ;;
+    -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser] [--no-ccache])" >&2; exit 2 ;;
   esac
 done
 
@@ -45,8 +53,11 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 # ---- the checks: each marks its items ok or missing, with a line saying why --
 
 declare -A status detail
-required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cmark_gfm cuda)
-optional=(cuobjdump browser)
+required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
+optional=(cuobjdump cmark_gfm browser)
+if [ "$need_ccache" = 0 ]; then
+  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cuda)
+fi
 # What apt-get installs for each item (space-separated packages).
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
@@ -232,11 +243,9 @@ pip_install() {
 
 install_missing() {
   local item packages=()
-  local words
-  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cmark_gfm; do
-    [ "${status[$item]}" = ok ] && continue
-    read -ra words <<< "${apt_package[$item]}"
-    packages+=("${words[@]}")
+  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json; do
+    [ "$item" = ccache ] && [ "$need_ccache" = 0 ] && continue
+    [ "${status[$item]}" = ok ] || packages+=("${apt_package[$item]}")
   done
   if ((${#packages[@]})); then
     apt_install "${packages[@]}" || true
@@ -254,6 +263,13 @@ install_missing() {
   if [ "$browser" = 1 ] && [ "${status[browser]}" != ok ]; then
     apt_install chromium || say "chromium not installed: kopt.report.html_renders_in_chromium will skip"
     check_tools
+  fi
+  if [ "${status[cmark_gfm]}" != ok ]; then
+    # Optional: without it kopt shows the report's notes as plain text.
+    local words
+    read -ra words <<< "${apt_package[cmark_gfm]}"
+    apt_install "${words[@]}" || say "cmark-gfm not installed: kopt will show the report's notes as plain text"
+    check_packages
   fi
 }
 

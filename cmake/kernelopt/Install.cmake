@@ -35,3 +35,6 @@ install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" "${PROJECT_SOURCE_DIR}/CHANGELOG.m
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/framework/specs/"
   DESTINATION "${CMAKE_INSTALL_DATADIR}/kernelopt/specs"
   OPTIONAL)
+# The skill file for agents that load skills from a folder (docs/agents.md).
+install(FILES "${PROJECT_SOURCE_DIR}/framework/agent/SKILL.md"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/kernelopt/agent")

@@ -1,71 +1,55 @@
-# Minimal JSON writing for the manifest: string escaping and lists.
+# JSON documents built with string(JSON ... SET): the writer escapes what
+# JSON requires (quotes, backslashes, every control character), so any text a
+# user declares keeps the manifest valid. These helpers only turn CMake values
+# into the JSON values string(JSON) takes.
+#
+#   _kernel_opt_json_set(<doc-var> <path> <json>)       a JSON value at <path>
+#   _kernel_opt_json_set_string(<doc-var> <path> <text>)
+#   _kernel_opt_json_set_string_or_null(<doc-var> <path> <text>)  null when empty
+#   _kernel_opt_json_set_strings(<doc-var> <path> <item>...)      an array
+#
+# <path> is a ;-list of member names and array indices (an index one past
+# the end appends). Values may hold ';'.
 
-# The control characters JSON forbids raw in a string (U+0001..U+001F; CMake
-# strings hold no U+0000) and DEL: their codes, and a regex class of them, in
-# global properties (a function does not see the variables of the directory
-# that included this file).
-set(_kopt_codes "")
-set(_kopt_class "")
-foreach(_kopt_code RANGE 1 31)
-  list(APPEND _kopt_codes ${_kopt_code})
-endforeach()
-list(APPEND _kopt_codes 127)
-foreach(_kopt_code IN LISTS _kopt_codes)
-  string(ASCII ${_kopt_code} _kopt_char)
-  string(APPEND _kopt_class "${_kopt_char}")
-endforeach()
-set_property(GLOBAL PROPERTY _KERNEL_OPT_CONTROL_CODES "${_kopt_codes}")
-set_property(GLOBAL PROPERTY _KERNEL_OPT_CONTROL_CLASS "[${_kopt_class}]")
-unset(_kopt_codes)
-unset(_kopt_class)
-unset(_kopt_char)
-
-# _kernel_opt_json_string(<out> <value>): "value" with JSON escapes: the
-# quote, the backslash and every control character (\n, \r, \t, the rest as
-# \u00XX), so that any text a user declares keeps the manifest valid JSON.
-function(_kernel_opt_json_string out value)
-  string(REPLACE "\\" "\\\\" value "${value}")
-  string(REPLACE "\"" "\\\"" value "${value}")
-  string(REPLACE "\n" "\\n" value "${value}")
-  string(REPLACE "\r" "\\r" value "${value}")
-  string(REPLACE "\t" "\\t" value "${value}")
-  get_property(controls GLOBAL PROPERTY _KERNEL_OPT_CONTROL_CLASS)
-  if(value MATCHES "${controls}")
-    get_property(codes GLOBAL PROPERTY _KERNEL_OPT_CONTROL_CODES)
-    foreach(code IN LISTS codes)
-      string(ASCII ${code} char)
-      math(EXPR hex "${code}" OUTPUT_FORMAT HEXADECIMAL)  # 0x1f
-      string(SUBSTRING "${hex}" 2 -1 hex)
-      string(TOLOWER "${hex}" hex)
-      string(LENGTH "${hex}" n)
-      if(n EQUAL 1)
-        set(hex "0${hex}")
-      endif()
-      string(REPLACE "${char}" "\\u00${hex}" value "${value}")
-    endforeach()
-  endif()
-  # A ';' would split the JSON text when it is handled as a CMake list.
-  string(REPLACE ";" "\\u003b" value "${value}")
-  set(${out} "\"${value}\"" PARENT_SCOPE)
+# _kernel_opt_json_quote(<out> <text>): <text> as a JSON string literal that
+# string(JSON) parses back to <text>: only the quote and the backslash are
+# escaped; the reader takes raw control characters and the writer escapes
+# them.
+function(_kernel_opt_json_quote out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
 endfunction()
 
-# _kernel_opt_json_string_or_null(<out> <value>): null when empty.
-function(_kernel_opt_json_string_or_null out value)
-  if(value STREQUAL "")
-    set(${out} "null" PARENT_SCOPE)
+function(_kernel_opt_json_set _kopt_doc _kopt_path _kopt_value)
+  string(JSON _kopt_result SET "${${_kopt_doc}}" ${_kopt_path} "${_kopt_value}")
+  set(${_kopt_doc} "${_kopt_result}" PARENT_SCOPE)
+endfunction()
+
+function(_kernel_opt_json_set_string _kopt_doc _kopt_path _kopt_text)
+  _kernel_opt_json_quote(_kopt_value "${_kopt_text}")
+  string(JSON _kopt_result SET "${${_kopt_doc}}" ${_kopt_path} "${_kopt_value}")
+  set(${_kopt_doc} "${_kopt_result}" PARENT_SCOPE)
+endfunction()
+
+function(_kernel_opt_json_set_string_or_null _kopt_doc _kopt_path _kopt_text)
+  if(_kopt_text STREQUAL "")
+    set(_kopt_value null)
   else()
-    _kernel_opt_json_string(s "${value}")
-    set(${out} "${s}" PARENT_SCOPE)
+    _kernel_opt_json_quote(_kopt_value "${_kopt_text}")
   endif()
+  string(JSON _kopt_result SET "${${_kopt_doc}}" ${_kopt_path} "${_kopt_value}")
+  set(${_kopt_doc} "${_kopt_result}" PARENT_SCOPE)
 endfunction()
 
-# _kernel_opt_json_list(<out> <items>...): ["a", "b"].
-function(_kernel_opt_json_list out)
-  set(parts "")
-  foreach(item IN LISTS ARGN)
-    _kernel_opt_json_string(s "${item}")
-    list(APPEND parts "${s}")
+function(_kernel_opt_json_set_strings _kopt_doc _kopt_path)
+  set(_kopt_array "[]")
+  set(_kopt_index 0)
+  foreach(_kopt_item IN LISTS ARGN)
+    _kernel_opt_json_quote(_kopt_value "${_kopt_item}")
+    string(JSON _kopt_array SET "${_kopt_array}" ${_kopt_index} "${_kopt_value}")
+    math(EXPR _kopt_index "${_kopt_index} + 1")
   endforeach()
-  list(JOIN parts ", " joined)
-  set(${out} "[${joined}]" PARENT_SCOPE)
+  string(JSON _kopt_result SET "${${_kopt_doc}}" ${_kopt_path} "${_kopt_array}")
+  set(${_kopt_doc} "${_kopt_result}" PARENT_SCOPE)
 endfunction()

@@ -338,6 +338,8 @@ function(_kernel_opt_add_impl fn role kernel name)
   _kernel_opt_sources(${fn} ${kernel} SOURCES "${arg_SOURCES}" sources)
 
   _kernel_opt_entry_source(${fn} ${kernel} "${role} '${name}'" "${arg_ENTRY}" "${sources}" entry_source)
+  _kernel_opt_parse_arch_needs(${fn} ${kernel} ${name})
+  _kernel_opt_parse_entry_form(${fn} ${kernel} ${role} ${name})
 
   set(parent "")
   set(hypothesis "")
@@ -392,7 +394,7 @@ function(_kernel_opt_add_impl fn role kernel name)
 endfunction()
 
 # The source among <sources> that mentions "<entry>(": it is compiled through
-# a wrapper that checks the entry's signature right after it (Generate.cmake).
+# a wrapper that checks the entry's signature right after it (Codegen.cmake).
 function(_kernel_opt_entry_source fn kernel what entry sources out)
   string(REGEX REPLACE "^.*::" "" short "${entry}")
   foreach(source IN LISTS sources)
@@ -405,4 +407,47 @@ function(_kernel_opt_entry_source fn kernel what entry sources out)
   _kernel_opt_fail(${fn} ${kernel} "ENTRY '${entry}' of ${what} is not defined in its sources"
     KEY Sources "${sources}"
     HINT "the entry point must be defined in one of the listed source files")
+endfunction()
+
+# DIM_TYPE int64|int|size_t and STREAM LAST|NONE: the form of an existing
+# launch function, adopted as it is (the caller's arg_DIM_TYPE, arg_STREAM).
+# With DIM_TYPE int every dimension of SHAPES and QUICK_SHAPES must fit.
+function(_kernel_opt_parse_entry_form fn kernel role name)
+  _kernel_opt_choice(${fn} ${kernel} DIM_TYPE "${arg_DIM_TYPE}" int64 "int64;int;size_t" dim_type)
+  _kernel_opt_choice(${fn} ${kernel} STREAM "${arg_STREAM}" LAST "LAST;NONE" stream)
+  _kernel_opt_get(backend ${kernel} BACKEND)
+  if(DEFINED arg_STREAM AND NOT backend STREQUAL "cuda")
+    _kernel_opt_fail(${fn} ${kernel} "${role} '${name}' sets STREAM, but kernel '${kernel}' has BACKEND ${backend}"
+      KEY STREAM "${arg_STREAM}"
+      HINT "host entry points take no stream; remove STREAM")
+  endif()
+  if(dim_type STREQUAL "int")
+    _kernel_opt_get(shapes ${kernel} SHAPES)
+    _kernel_opt_get(quick ${kernel} QUICK_SHAPES)
+    foreach(keyword IN ITEMS SHAPES QUICK_SHAPES)
+      if(keyword STREQUAL "SHAPES")
+        set(list "${shapes}")
+      else()
+        set(list "${quick}")
+      endif()
+      foreach(shape IN LISTS list)
+        string(REPLACE "," ";" assignments "${shape}")
+        foreach(assignment IN LISTS assignments)
+          string(REGEX MATCH "^([^=]*)=(.*)$" _ "${assignment}")
+          set(dim "${CMAKE_MATCH_1}")
+          set(value "${CMAKE_MATCH_2}")
+          string(LENGTH "${value}" digits)
+          # Values are normalized int64 literals: compare by length, then as numbers.
+          if(digits GREATER 10 OR (digits EQUAL 10 AND value STRGREATER "2147483647"))
+            _kernel_opt_fail(${fn} ${kernel} "${role} '${name}' has DIM_TYPE int, but ${keyword} entry \"${shape}\" sets ${dim} beyond INT_MAX"
+              KEY DIM_TYPE "${dim_type}"
+              KEY ${keyword} "${shape}"
+              HINT "an int dimension is at most 2147483647: use DIM_TYPE int64 (the default) or size_t, or a smaller shape")
+          endif()
+        endforeach()
+      endforeach()
+    endforeach()
+  endif()
+  _kernel_opt_set(${kernel} IMPL_${name}_DIM_TYPE "${dim_type}")
+  _kernel_opt_set(${kernel} IMPL_${name}_STREAM "${stream}")
 endfunction()

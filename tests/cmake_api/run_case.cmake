@@ -1,8 +1,13 @@
 # Configures project/ with one case and checks that the configure fails with
 # the message the case expects (its "# EXPECT: <regex>" line), as CMake's
-# RunCMake tests do. A case with a "# CHECK: <script>" line instead must
+# RunCMake tests do (CUDA_COMPILER, when given, is the case's
+# CMAKE_CUDA_COMPILER). A case with a "# CHECK: <script>" line instead must
 # configure and generate; then <script> (relative to the case, run with
 # WORK_DIR set) checks what was generated.
+set(compiler_args "")
+if(CUDA_COMPILER)
+  set(compiler_args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+endif()
 file(STRINGS "${CASE_FILE}" check_lines REGEX "^# CHECK: ")
 if(check_lines)
   list(GET check_lines 0 check)
@@ -11,7 +16,7 @@ if(check_lines)
   file(REMOVE_RECURSE "${WORK_DIR}")
   execute_process(
     COMMAND "${CMAKE_COMMAND}" -S "${PROJECT_DIR}" -B "${WORK_DIR}"
-            "-DCASE_FILE=${CASE_FILE}" "-DKOPT_CMAKE_DIR=${KOPT_CMAKE_DIR}"
+            "-DCASE_FILE=${CASE_FILE}" "-DKOPT_CMAKE_DIR=${KOPT_CMAKE_DIR}" ${compiler_args}
     RESULT_VARIABLE status
     OUTPUT_VARIABLE out
     ERROR_VARIABLE err)
@@ -27,7 +32,7 @@ string(REGEX REPLACE "^# EXPECT: " "" expected "${expected}")
 file(REMOVE_RECURSE "${WORK_DIR}")
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${PROJECT_DIR}" -B "${WORK_DIR}"
-          "-DCASE_FILE=${CASE_FILE}" "-DKOPT_CMAKE_DIR=${KOPT_CMAKE_DIR}"
+          "-DCASE_FILE=${CASE_FILE}" "-DKOPT_CMAKE_DIR=${KOPT_CMAKE_DIR}" ${compiler_args}
   RESULT_VARIABLE status
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)

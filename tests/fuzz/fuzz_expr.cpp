@@ -10,7 +10,7 @@ KOPT_FUZZ_TARGET(expr) {
   const std::size_t newline = text.find('\n');
   const std::string expression = text.substr(0, newline);
   const std::string shape = newline == std::string::npos ? "M=64,N=32,K=16" : text.substr(newline + 1);
-  std::map<std::string, double> values = kopt::shape_dims(shape);
+  std::map<std::string, double> values = kopt::shape::parse(shape).values();
   values["tflops"] = 1.5;
   values["peak.bf16_tensor"] = 989.0;
   kopt::fuzz::guarded([&] { (void)kopt::evaluate(expression, values); });

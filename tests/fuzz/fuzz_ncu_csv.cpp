@@ -22,9 +22,9 @@ KOPT_FUZZ_TARGET(ncu_csv) {
     kopt::profile::benchmark_input in;
     in.m_name = "softmax/v1/rows=4096,cols=4096";
     in.m_impl = "v1";
-    in.m_shape = "rows=4096,cols=4096";
+    in.m_shape = kopt::shape::parse("rows=4096,cols=4096");
     in.m_csv = text;
     in.m_csv_file = "ncu.csv";
-    (void)kopt::profile::build_document(settings, {in}).dump();
+    (void)kopt::profile::to_json(kopt::profile::build_document(settings, {in})).dump();
   });
 }

@@ -7,10 +7,10 @@ KOPT_FUZZ_TARGET(spec) {
   return kopt::fuzz::guarded([&] {
     const auto file = kopt::fuzz::temp_file(data, size, "spec.json");
     (void)kopt::profile::find_spec(file.parent_path(), "NVIDIA H200");
-    const kopt::json doc = kopt::read_json_file(file);
-    kopt::check_kind(doc, file, "kernelopt.spec", 1);
+    const kopt::spec_file spec = kopt::read_spec(file);
+    (void)kopt::to_json(spec).dump();
     kopt::profile::ceiling_set set;
-    set.add_spec_document(doc, file.string());
+    set.add_spec(spec);
     (void)set.find("dram_bandwidth");
   });
 }

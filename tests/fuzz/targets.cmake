@@ -4,7 +4,7 @@
 # golden data lacks. Shared by tests/fuzz/CMakeLists.txt (replay and fuzz
 # tests) and tests/fuzz/project (the clang build of the targets).
 set(KOPT_FUZZ_TARGETS
-  manifest record bench overlap correctness ceilings spec env profile ncu_csv sass expr cli)
+  manifest record bench overlap correctness ceilings spec env profile ncu_csv sass expr cli experience)
 
 set(KOPT_FUZZ_SEEDS_manifest    tests/kopt/data/softmax/manifest.json)
 set(KOPT_FUZZ_SEEDS_record      tests/kopt/data/softmax/expected/records/*.json)
@@ -12,14 +12,15 @@ set(KOPT_FUZZ_SEEDS_bench       tests/kopt/data/softmax/bench/*.json tests/kopt/
                                 tests/fuzz/seeds/bench/*)
 set(KOPT_FUZZ_SEEDS_overlap     tests/kopt/data/h200/softmax_bench_run_*.json tests/fuzz/seeds/overlap/*)
 set(KOPT_FUZZ_SEEDS_correctness tests/kopt/data/softmax/results/*.json tests/kopt/data/h200/softmax_correct_v1.json)
-set(KOPT_FUZZ_SEEDS_ceilings    tests/kopt/data/softmax/ceilings.json tests/profile/data/h200/ceilings.json)
+set(KOPT_FUZZ_SEEDS_ceilings    tests/kopt/data/softmax/ceilings.json tests/kopt/profile/data/h200/ceilings.json)
 set(KOPT_FUZZ_SEEDS_spec        framework/specs/*.json)
 set(KOPT_FUZZ_SEEDS_env         tests/kopt/data/softmax/env.json)
 set(KOPT_FUZZ_SEEDS_profile     tests/fuzz/seeds/profile/*)
-set(KOPT_FUZZ_SEEDS_ncu_csv     tests/profile/data/*.csv tests/profile/data/h200/*.csv)
+set(KOPT_FUZZ_SEEDS_ncu_csv     tests/kopt/profile/data/*.csv tests/kopt/profile/data/h200/*.csv)
 set(KOPT_FUZZ_SEEDS_sass        tests/static/data/*.txt)
 set(KOPT_FUZZ_SEEDS_expr        tests/fuzz/seeds/expr/*)
 set(KOPT_FUZZ_SEEDS_cli         tests/fuzz/seeds/cli/*)
+set(KOPT_FUZZ_SEEDS_experience  tests/fuzz/seeds/experience/*)
 
 # _kernel_opt_fuzz_seeds(<out-var> <target> <source-root>): the seed files.
 function(_kernel_opt_fuzz_seeds out target root)

@@ -7,6 +7,9 @@
 //   KOPT_FAKE_TEST_SIGNAL    signal the test raises on itself instead (SIGSEGV = 11, SIGABRT = 6)
 //   KOPT_FAKE_BENCH_OUT      file copied to --benchmark_out=FILE (none if unset)
 //   KOPT_FAKE_BENCH_EXIT     exit code as the bench (default 0)
+//   KOPT_FAKE_BENCH_SEQ      DIR: the n-th bench run (n from 0, counted in
+//                            DIR/count) copies DIR/<n>.json instead
+//                            (runs of `kopt baseline` that differ)
 //   KOPT_FAKE_TEST_HANG      as the test: start a child that sleeps, write
 //                            "<own pid> <child pid>" to this file, hang
 #include <unistd.h>
@@ -43,7 +46,13 @@ int main(int argc, char** argv) {
   const std::string results = flag(argc, argv, "--kopt_results=");
   const std::string bench = flag(argc, argv, "--benchmark_out=");
   const bool is_test = !results.empty();
-  const std::string source = env(is_test ? "KOPT_FAKE_TEST_RESULTS" : "KOPT_FAKE_BENCH_OUT");
+  std::string source = env(is_test ? "KOPT_FAKE_TEST_RESULTS" : "KOPT_FAKE_BENCH_OUT");
+  if (const std::string seq = env("KOPT_FAKE_BENCH_SEQ"); !is_test && !seq.empty()) {
+    int n = 0;
+    std::ifstream(seq + "/count") >> n;
+    std::ofstream(seq + "/count") << n + 1;
+    source = seq + "/" + std::to_string(n) + ".json";
+  }
   const std::string target = is_test ? results : bench;
   if (!source.empty() && !target.empty()) {
     std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);

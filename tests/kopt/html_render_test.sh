@@ -5,12 +5,15 @@
 # and a screenshot of the expected width. The golden campaign's report gets
 # notes with a wide table, a long code line and a long link, which would
 # widen the page if the CSS let them.
-# usage: html_render_test.sh KOPT DATA_DIR WORK_DIR
+# usage: html_render_test.sh KOPT DATA_DIR WORK_DIR [markdown|plain]
+# The last says how this kopt shows notes: rendered by cmark-gfm (default),
+# or plain text (built without it): a <pre> and the line saying so.
 # Exit 77 (CTest: skipped) with the reason when no Chromium is on PATH.
 set -eu
 kopt=$1
 data=$2
 work=$3
+notes_as=${4:-markdown}
 readonly width=1280
 
 browser=""
@@ -80,7 +83,12 @@ grep -q '<polyline class="best-so-far"' "$work/dom.html" || fail "the trend has 
   fail "the roofline does not show 10 points (5 versions x 2 shapes)"
 grep -q '<rect class="p10-p90"' "$work/dom.html" || fail "the spread chart has no p10-p90 box"
 grep -q '<div id="notes">' "$work/dom.html" || fail "no notes"
-grep -q '<table>' "$work/dom.html" || fail "the notes' table is not rendered as a table"
+if [ "$notes_as" = markdown ]; then
+  grep -q '<table>' "$work/dom.html" || fail "the notes' table is not rendered as a table"
+else
+  grep -q 'built without cmark-gfm' "$work/dom.html" || fail "no line saying the notes are plain text"
+  grep -q "<pre># Campaign notes" "$work/dom.html" || fail "the notes are not shown as preformatted text"
+fi
 for v in v0 v1 v2 v3 v4 v5; do
   grep -q "<td>$v</td>" "$work/dom.html" || fail "the version table has no row for $v"
 done

@@ -5,9 +5,7 @@
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}/softmax")
 file(READ "${MANIFEST}" manifest)
-# A textual replacement: re-serializing would reformat the tolerances.
-string(JSON records GET "${manifest}" records_dir)
-string(REPLACE "\"records_dir\": \"${records}\"" "\"records_dir\": \"${WORK_DIR}\"" manifest "${manifest}")
+string(JSON manifest SET "${manifest}" records_dir "\"${WORK_DIR}\"")
 file(WRITE "${WORK_DIR}/manifest.json" "${manifest}")
 file(COPY "${RECORDS}/softmax/v0.json" DESTINATION "${WORK_DIR}/softmax")
 execute_process(COMMAND "${KOPT}" record --manifest "${WORK_DIR}/manifest.json" --variant v1

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_io.hpp"
 #include "kopt/cli/commands.hpp"
 
 namespace kopt::test {
@@ -164,5 +165,17 @@ class fixed_time_environment : public ::testing::Environment {
  public:
   void SetUp() override { ::setenv("SOURCE_DATE_EPOCH", k_fixed_epoch, 1); }
 };
+
+// A --json document a command printed.
+inline json parse_stdout(const std::string& text) { return parse_json_text(text, "stdout"); }
+
+// Every --json document: its kind, schema_version 1 and the keys its
+// schema in docs/formats.md promises.
+inline void expect_schema(const json& doc, const std::string& kind, const std::vector<std::string>& keys,
+                          int schema_version = 1) {
+  EXPECT_EQ(doc.value("kind", ""), kind);
+  EXPECT_EQ(doc.value("schema_version", 0), schema_version) << kind;
+  for (const std::string& key : keys) EXPECT_TRUE(doc.contains(key)) << kind << " lacks " << key;
+}
 
 }  // namespace kopt::test

@@ -13,21 +13,23 @@ endif()
 # unit -> units it may include (besides itself). "kernelopt" is
 # framework/include/kernelopt (the authors' and the generated code's headers).
 set(allow_core      kernelopt)
-set(allow_harness   core kernelopt)
-set(allow_bench     core harness kernelopt)
+set(allow_formats   core)
+set(allow_harness   core formats kernelopt)
+set(allow_bench     core formats harness kernelopt)
 set(allow_static    core)
-set(allow_cuda      core harness bench kernelopt)
-set(allow_kopt/inputs  core)
-set(allow_kopt/profile core static kopt/inputs)
-set(allow_kopt/records core kopt/inputs)
-set(allow_kopt/decide  core kopt/inputs kopt/profile kopt/records)
-set(allow_kopt/compare core kopt/inputs kopt/records)
-set(allow_kopt/report  core kopt/inputs kopt/records kopt/decide)
-set(allow_kopt/run     core static cuda kopt/inputs kopt/records)
-set(allow_kopt/cli     core static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-                       kopt/report kopt/run)
-set(units core harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-          kopt/report kopt/run kopt/cli)
+set(allow_cuda      core formats harness bench kernelopt)
+set(allow_kopt/inputs  core formats)
+set(allow_kopt/profile core formats static kopt/inputs)
+set(allow_kopt/records core formats kopt/inputs)
+set(allow_kopt/decide  core formats kopt/inputs kopt/profile kopt/records)
+set(allow_kopt/compare core formats kopt/inputs kopt/records)
+set(allow_kopt/experience core formats kopt/inputs kopt/records)
+set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience)
+set(allow_kopt/run     core formats static cuda kopt/inputs kopt/records)
+set(allow_kopt/cli     core formats static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
+                       kopt/report kopt/run kopt/experience)
+set(units core formats harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
+          kopt/experience kopt/report kopt/run kopt/cli)
 
 # The unit of a path relative to SOURCE_DIR (or of an include's path).
 function(_unit_of path out)

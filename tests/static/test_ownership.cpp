@@ -5,6 +5,7 @@
 // add_one does not shuffle, variant_b's own scaled_warp_sum<2> does.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -209,6 +210,35 @@ TEST(StaticOwnership, NoKernelOfItsOwnFailsWhenSomethingIsChecked) {
   const report unchecked = evaluate("k", "v", {"variant_a.o"}, sources, functions, {}, {});
   EXPECT_TRUE(unchecked.passed());
   EXPECT_NE(unchecked.m_notes[0].find("no kernel of its own"), std::string::npos);
+}
+
+// ccache with base_dir hands back an object compiled in another checkout:
+// its line table names that checkout's files. Read as the SOURCES when the
+// paths end alike (and the file there, if still present, is the same).
+TEST(StaticOwnership, LineTableOfAnotherCheckout) {
+  std::vector<function> a = load("variant_a", true);
+  const std::string here = source("variant_a.cu");
+  for (function& f : a) {
+    if (f.m_defined_in == here) f.m_defined_in = "/gone/checkout/build/../kernels/shared/variant_a.cu";
+  }
+  const std::vector<std::string> notes = assign_ownership(a, {here});
+  EXPECT_TRUE(named(a, "add_one").m_own);
+  EXPECT_EQ(named(a, "add_one").m_defined_in, here);
+  EXPECT_FALSE(named(a, "helper_shuffle").m_own);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("/gone/checkout/build/../kernels/shared/variant_a.cu as " + here), std::string::npos)
+      << notes[0];
+
+  EXPECT_FALSE(same_file_elsewhere("/gone/variant_a.cu", here));        // the file name alone
+  EXPECT_FALSE(same_file_elsewhere("/gone/other/variant_a.cu", here));  // another directory
+  EXPECT_TRUE(same_file_elsewhere("/gone/shared/variant_a.cu", here));
+  // A file that exists under that path counts only with the same bytes.
+  const std::filesystem::path copy = std::filesystem::path(testing::TempDir()) / "copy" / "shared";
+  std::filesystem::create_directories(copy);
+  std::filesystem::copy_file(here, copy / "variant_a.cu", std::filesystem::copy_options::overwrite_existing);
+  EXPECT_TRUE(same_file_elsewhere((copy / "variant_a.cu").string(), here));
+  std::ofstream(copy / "variant_a.cu", std::ios::app) << "// edited\n";
+  EXPECT_FALSE(same_file_elsewhere((copy / "variant_a.cu").string(), here));
 }
 
 }  // namespace

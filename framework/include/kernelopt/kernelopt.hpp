@@ -4,12 +4,14 @@
 //
 // An entry point is a plain host function whose parameters follow the
 // kernel's ARGS and DIMS: `in` tensors as `const T*`, `out`/`inout` as `T*`,
-// then every DIM as `int64_t`, then (CUDA backend) `cudaStream_t stream`.
-//   REQUIRES: launch on `stream` only; do not synchronize; do not keep
-//             pointers past the call.
-//   NOTE: all variants of a kernel link into one executable; give every
-//         symbol but the entry point internal linkage (static / anonymous
-//         namespace).
+// then every DIM as `int64_t` (DIM_TYPE int|size_t: that type), then (CUDA
+// backend, unless STREAM NONE) `cudaStream_t stream`.
+//   REQUIRES: launch on `stream` only (STREAM NONE: on the default stream);
+//             do not synchronize; do not keep pointers past the call.
+//   NOTE: each variant, baseline and reference is a shared module of its
+//         own with hidden symbols: variants may define the same
+//         external-linkage names (a shared header's functions, globals,
+//         kernels) without clashing.
 #pragma once
 
 #include <cstdint>

@@ -19,11 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "bench/bench_json.hpp"
-#include "bench/ceilings.hpp"
+#include "bench/reporter.hpp"
 #include "bench/result.hpp"
-#include "core/unix_time.hpp"
 #include "bench/session.hpp"
+#include "core/unix_time.hpp"
+#include "formats/ceilings.hpp"
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
 
@@ -39,18 +39,27 @@ struct bench_case {
   std::string m_name;  // <k>/<impl>/<shape>
 };
 
-struct not_benchmarked {
-  std::string m_impl;
-  std::string m_reason;
-};
+std::vector<const impl_spec*> all_impls(const kernel_spec& spec) {
+  std::vector<const impl_spec*> impls;
+  for (const impl_spec& v : spec.m_variants) impls.push_back(&v);
+  for (const impl_spec& b : spec.m_baselines) impls.push_back(&b);
+  return impls;
+}
 
 // Variants in declaration order, then baselines, then the reference when it
 // runs on the kernel's backend at the kernel's precision (a host or f64
 // reference is a correctness oracle, not a competitor).
+// Implementations this build does not hold are not benchmarked, with their
+// reason.
 std::vector<const impl_spec*> benchmarked_impls(const kernel_spec& spec, std::vector<not_benchmarked>& skipped) {
   std::vector<const impl_spec*> impls;
-  for (const impl_spec& v : spec.m_variants) impls.push_back(&v);
-  for (const impl_spec& b : spec.m_baselines) impls.push_back(&b);
+  for (const impl_spec* impl : all_impls(spec)) {
+    if (impl->m_skip_reason.empty()) {
+      impls.push_back(impl);
+    } else {
+      skipped.push_back({impl->m_name, "not built: " + impl->m_skip_reason});
+    }
+  }
   if (spec.m_reference) {
     const impl_spec& ref = *spec.m_reference;
     if (ref.m_backend != spec.m_backend) {
@@ -122,8 +131,8 @@ class name_filter {
 
 class bench_run {
  public:
-  bench_run(const kernel_spec& spec, const options& opts, std::optional<ceilings> limits)
-      : m_spec(spec), m_options(opts), m_ceilings(std::move(limits)) {}
+  bench_run(const kernel_spec& spec, const options& opts, std::optional<ceilings_file> limits)
+      : m_spec(spec), m_options(opts), m_ceilings(std::move(limits)), m_ceilings_path(opts.m_ceilings) {}
 
   void attach(backend& device, backend& host, timing_engine& engine, std::vector<const bench_case*> selected) {
     m_device = &device;
@@ -134,8 +143,10 @@ class bench_run {
 
   void run(benchmark::State& state, const bench_case& c);
 
-  [[nodiscard]] json top_level(const std::string& backend_name, const std::vector<not_benchmarked>& skipped) const;
-  [[nodiscard]] const results_by_name& results() const { return m_results; }
+  // The top-level kopt object (the GPU, claim and wall clock are the caller's).
+  [[nodiscard]] bench_header header(const std::string& backend_name, const std::vector<not_benchmarked>& skipped) const;
+  // The next row of the benchmark registered as `name`, in the order its runs ran.
+  [[nodiscard]] std::optional<bench_row> take_row(const std::string& name);
   [[nodiscard]] const std::vector<overhead_entry>& overheads() const { return m_overheads; }
   [[nodiscard]] int failures() const { return m_failures; }
   [[nodiscard]] std::size_t failed_count() const { return m_failed.size(); }
@@ -147,29 +158,40 @@ class bench_run {
   // Measures every selected implementation of c's shape together; queues
   // an outcome for each of their cases.
   void measure_shape_of(const bench_case& c);
-  void fail(benchmark::State& state, const bench_case& c, const std::string& error, json output_check = nullptr);
+  void fail(benchmark::State& state, const bench_case& c, const std::string& error,
+            std::optional<output_check_summary> output_check = std::nullopt);
 
   const kernel_spec& m_spec;
   const options& m_options;
-  std::optional<ceilings> m_ceilings;
+  std::optional<ceilings_file> m_ceilings;
+  std::string m_ceilings_path;
   backend* m_device = nullptr;
   backend* m_host = nullptr;
   timing_engine* m_engine = nullptr;
   std::vector<const bench_case*> m_selected;
   std::map<std::string, std::deque<impl_outcome>> m_pending;  // by case name
-  results_by_name m_results;
+  std::map<std::string, std::deque<bench_row>> m_rows;  // by case name, in run order
   std::vector<overhead_entry> m_overheads;
   int m_failures = 0;
   std::set<std::string> m_failed;  // names of the cases that failed
 };
 
-void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error, json output_check) {
+void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error,
+                     std::optional<output_check_summary> output_check) {
   state.SkipWithError(error.c_str());
-  json row = error_json(m_spec, *c.m_impl, *c.m_shape, error);
-  if (!output_check.is_null()) row["output_check"] = std::move(output_check);
-  m_results[c.m_name].push_back(std::move(row));
+  bench_row row = failed_row(m_spec, *c.m_impl, *c.m_shape, error);
+  row.m_output_check = std::move(output_check);
+  m_rows[c.m_name].push_back(std::move(row));
   ++m_failures;
   m_failed.insert(c.m_name);
+}
+
+std::optional<bench_row> bench_run::take_row(const std::string& name) {
+  const auto it = m_rows.find(name);
+  if (it == m_rows.end() || it->second.empty()) return std::nullopt;
+  bench_row row = std::move(it->second.front());
+  it->second.pop_front();
+  return row;
 }
 
 void bench_run::run(benchmark::State& state, const bench_case& c) {
@@ -211,7 +233,7 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
   the_watchdog().set("profiling " + c.m_name);
   const std::optional<std::string> error = [&]() -> std::optional<std::string> {
     try {
-      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error("no invoke function generated for " + c.m_impl->m_name);
+      if (c.m_impl->m_invoke == nullptr) throw std::runtime_error(not_loaded(*c.m_impl));
       const std::uint64_t seed = m_spec.m_seeds.empty() ? 1 : m_spec.m_seeds.front();
       guarded_tensors tensors(m_spec, *c.m_shape, *m_device);
       tensors.load(make_inputs(m_spec, *c.m_shape, seed));
@@ -234,7 +256,7 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
   if (error) {
     fail(state, c, *error);
   } else {
-    m_results[c.m_name].push_back(profile_json(m_spec, *c.m_impl, *c.m_shape));
+    m_rows[c.m_name].push_back(profiled_row(m_spec, *c.m_impl, *c.m_shape));
   }
 }
 
@@ -258,38 +280,38 @@ void bench_run::report(benchmark::State& state, const bench_case& c, impl_outcom
   state.counters["samples"] = benchmark::Counter(static_cast<double>(stats.m_count));
   if (std::isfinite(stats.m_noise)) state.counters["noise%"] = benchmark::Counter(100.0 * stats.m_noise);
 
-  json row = benchmark_json(m_spec, *c.m_impl, *c.m_shape, m, r, settings.m_max_noise);
-  row["rounds"] = outcome.m_rounds;
-  row["output_check"] = outcome.m_output_check;
-  m_results[c.m_name].push_back(std::move(row));
+  bench_row row = timed_row(m_spec, *c.m_impl, *c.m_shape, m, r, settings.m_max_noise);
+  row.m_rounds = std::move(outcome.m_rounds);
+  row.m_output_check = std::move(outcome.m_output_check);
+  m_rows[c.m_name].push_back(std::move(row));
   m_overheads.push_back({c.m_name, m.m_harness_ns_per_sample, m.m_second_clock_cost_ns});
 }
 
-json bench_run::top_level(const std::string& backend_name, const std::vector<not_benchmarked>& skipped) const {
+bench_header bench_run::header(const std::string& backend_name, const std::vector<not_benchmarked>& skipped) const {
   const timing_spec& t = m_spec.m_timing;
-  json timing = {{"min_samples", t.m_min_samples},
-                 {"min_time_s", t.m_min_time_s},
-                 {"max_noise", t.m_max_noise},
-                 {"timeout_s", t.m_timeout_s},
-                 {"warmup_samples", t.m_warmup_samples}};
-  if (m_engine != nullptr) {
-    const json fields = m_engine->timing_fields();
-    for (const auto& [key, value] : fields.items()) timing[key] = value;
+  bench_header h;
+  h.m_kernel = m_spec.m_name;
+  h.m_backend = backend_name;
+  if (m_device != nullptr) {
+    h.m_device = m_device->device_name();
+    h.m_device_index = m_device->device_index();
   }
-  json not_run = json::array();
-  for (const not_benchmarked& s : skipped) not_run.push_back({{"impl", s.m_impl}, {"reason", s.m_reason}});
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.bench"},
-          {"kernel", m_spec.m_name},
-          {"backend", backend_name},
-          {"device", m_device != nullptr ? json(m_device->device_name()) : json(nullptr)},
-          {"device_index", m_device != nullptr ? json(m_device->device_index()) : json(nullptr)},
-          {"mode", m_options.m_profile ? "profile" : "measure"},
-          {"shape_set", m_options.m_quick ? "quick" : "full"},
-          {"timing", timing},
-          {"ceilings", m_ceilings ? json(m_ceilings->m_file) : json(nullptr)},
-          {"not_benchmarked", not_run},
-          {"overhead", overhead_json(m_overheads)}};
+  h.m_mode = m_options.m_profile ? "profile" : "measure";
+  h.m_shape_set = m_options.m_quick ? "quick" : "full";
+  timing_settings& settings = h.m_timing.emplace();
+  settings.m_min_samples = t.m_min_samples;
+  settings.m_min_time_s = t.m_min_time_s;
+  settings.m_max_noise = t.m_max_noise;
+  settings.m_timeout_s = t.m_timeout_s;
+  settings.m_warmup_samples = t.m_warmup_samples;
+  if (m_engine != nullptr) {
+    settings.m_l2_flush_bytes = m_engine->l2_flush_bytes();
+    h.m_engine_timing = m_engine->timing_fields();
+  }
+  if (m_ceilings) h.m_ceilings = m_ceilings_path;
+  h.m_not_benchmarked = skipped;
+  h.m_overhead = overhead_json(m_overheads);
+  return h;
 }
 
 void print_help() {
@@ -319,7 +341,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   benchmark::Initialize(&argc, argv, &print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
-  std::optional<ceilings> limits;
+  std::optional<ceilings_file> limits;
   if (!opts.m_ceilings.empty()) {
     try {
       limits = read_ceilings(opts.m_ceilings);
@@ -331,7 +353,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
 
   bench_run run(spec, opts, std::move(limits));
   std::vector<not_benchmarked> skipped;
-  const std::vector<const impl_spec*> impls = benchmarked_impls(spec, skipped);
+  std::vector<const impl_spec*> impls = benchmarked_impls(spec, skipped);
   const std::vector<shape_spec>& shapes =
       opts.m_quick && !spec.m_quick_shapes.empty() ? spec.m_quick_shapes : spec.m_shapes;
   if (opts.m_quick && spec.m_quick_shapes.empty()) {
@@ -339,20 +361,44 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   }
   // Registration only names things: nothing here may touch the device.
   std::vector<bench_case> cases;
-  for (const impl_spec* impl : impls) {
-    for (const shape_spec& shape : shapes) cases.push_back({impl, &shape, spec.m_name + "/" + impl->m_name + "/" + shape.m_text});
-  }
-  for (const bench_case& c : cases) {
-    benchmark::RegisterBenchmark(c.m_name.c_str(), [&run, &c](benchmark::State& state) { run.run(state, c); })
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMicrosecond);
-  }
+  const auto register_cases = [&] {
+    cases.clear();
+    for (const impl_spec* impl : impls) {
+      for (const shape_spec& shape : shapes) cases.push_back({impl, &shape, spec.m_name + "/" + impl->m_name + "/" + shape.m_text});
+    }
+    for (const bench_case& c : cases) {
+      benchmark::RegisterBenchmark(c.m_name.c_str(), [&run, &c](benchmark::State& state) { run.run(state, c); })
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMicrosecond);
+    }
+  };
+  register_cases();
 
   if (flags.m_list_tests) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
+  }
+
+  // A filter that selects only implementations that do not run here (one
+  // per CTest benchmark test) is a skip with their reason.
+  const name_filter filter(flags.m_filter);
+  const auto skip_if_nothing_runs = [&]() -> std::optional<std::string> {
+    for (const bench_case& c : cases) {
+      if (filter.selects(c.m_name)) return std::nullopt;
+    }
+    for (const not_benchmarked& s : skipped) {
+      for (const shape_spec& shape : shapes) {
+        if (filter.selects(spec.m_name + "/" + s.m_impl + "/" + shape.m_text)) return s.m_impl + ": " + s.m_reason;
+      }
+    }
+    return std::nullopt;
+  };
+  if (const std::optional<std::string> reason = skip_if_nothing_runs()) {
+    std::printf("SKIPPED: %s\n", reason->c_str());
+    std::fflush(stdout);
+    return k_skip_status;
   }
 
   the_watchdog().start(opts.m_timeout_s);
@@ -362,6 +408,27 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::printf("SKIPPED: %s\n", unavailable.c_str());
     std::fflush(stdout);
     return k_skip_status;
+  }
+  // Implementations whose device code this device cannot run are not
+  // benchmarked either, with the reason.
+  std::vector<const impl_spec*> runnable;
+  for (const impl_spec* impl : impls) {
+    const std::string why = skip_reason(*impl, *device);
+    if (why.empty()) {
+      runnable.push_back(impl);
+    } else {
+      skipped.push_back({impl->m_name, why});
+    }
+  }
+  if (runnable.size() != impls.size()) {
+    impls = runnable;
+    benchmark::ClearRegisteredBenchmarks();
+    register_cases();
+    if (const std::optional<std::string> reason = skip_if_nothing_runs()) {
+      std::printf("SKIPPED: %s\n", reason->c_str());
+      std::fflush(stdout);
+      return k_skip_status;
+    }
   }
   std::unique_ptr<timing_engine> engine;
   try {
@@ -379,7 +446,6 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
   }
-  const name_filter filter(flags.m_filter);
   std::vector<const bench_case*> selected;
   for (const bench_case& c : cases) {
     if (filter.selects(c.m_name)) selected.push_back(&c);
@@ -390,8 +456,24 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   benchmark::AddCustomContext("kopt_device", device->device_name());
 
   const std::int64_t started_ns = unix_now_ns();
-  benchmark::RunSpecifiedBenchmarks();
-  const std::int64_t finished_ns = unix_now_ns();
+  // The JSON file is written by result_reporter (Google Benchmark's own
+  // JSON plus the kopt rows); other formats are Google Benchmark's alone.
+  std::unique_ptr<result_reporter> reporter;
+  if (!flags.m_out.empty() && flags.m_out_format == "json") {
+    reporter = std::make_unique<result_reporter>(
+        flags.m_out, [&run](const std::string& name) { return run.take_row(name); },
+        [&]() {
+          bench_header h = run.header(context.m_backend, skipped);
+          // Which GPU, and when it was held: `kopt overlap` checks from these
+          // that no two benchmark runs shared a GPU.
+          h.m_gpu = device->identity();
+          h.m_claim = claim;
+          h.m_started_unix_ns = started_ns;
+          h.m_finished_unix_ns = unix_now_ns();
+          return h;
+        });
+  }
+  benchmark::RunSpecifiedBenchmarks(nullptr, reporter.get());
 
   const std::string overhead = overhead_text(run.overheads());
   if (!overhead.empty()) std::fprintf(stderr, "%s\n", overhead.c_str());
@@ -403,20 +485,9 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
                 std::max(run.failed_count(), run.selected_count()));
     std::fflush(stdout);
   }
-  if (!flags.m_out.empty() && flags.m_out_format == "json") {
-    try {
-      json top = run.top_level(context.m_backend, skipped);
-      // Which GPU, and when it was held: `kopt overlap` checks from these
-      // that no two benchmark runs shared a GPU.
-      top["gpu"] = device->identity();
-      top["claim"] = claim;
-      top["started_unix_ns"] = started_ns;
-      top["finished_unix_ns"] = finished_ns;
-      add_kopt_to_file(flags.m_out, top, run.results());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s: adding kopt fields to %s: %s\n", argv[0], flags.m_out.c_str(), e.what());
-      status = 1;
-    }
+  if (reporter && !reporter->error().empty()) {
+    std::fprintf(stderr, "%s: writing %s: %s\n", argv[0], flags.m_out.c_str(), reporter->error().c_str());
+    status = 1;
   }
   benchmark::Shutdown();
   return status;

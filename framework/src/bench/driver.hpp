@@ -1,7 +1,8 @@
 // The generated `<k>_kopt_bench` main, shared by both backends: flags,
 // Google Benchmark registration (one benchmark per implementation x shape,
-// named <k>/<impl>/<shape>), inputs, counters, and the kopt fields of the
-// JSON. What differs per backend comes in through bench_context.
+// named <k>/<impl>/<shape>), inputs, counters, and the kopt rows that the
+// result reporter (reporter.hpp) writes with Google Benchmark's own fields.
+// What differs per backend comes in through bench_context.
 #pragma once
 
 #include <functional>

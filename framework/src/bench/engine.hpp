@@ -2,9 +2,10 @@
 // registers the benchmarks, prepares inputs, decides the order of samples
 // (interleave.hpp) and writes results; an engine only takes samples: steady
 // clock for the host backend, device events plus a CUPTI second clock for
-// CUDA (framework/src/cuda/bench_main.cpp).
+// CUDA (framework/src/cuda/cuda_bench_main.cpp).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -40,8 +41,12 @@ struct window_state {
 class timing_engine {
  public:
   virtual ~timing_engine() = default;
-  // Fields merged into the top-level kopt.timing (e.g. l2_flush_bytes).
+  // The engine's fields of the top-level kopt.timing, after the settings
+  // (clock, its resolution, cache flush sizes).
   [[nodiscard]] virtual json timing_fields() const = 0;
+  // Bytes written to flush L2 before each sample (the setting kopt.timing's
+  // l2_flush_bytes); nullopt where there is no L2 flush (the host).
+  [[nodiscard]] virtual std::optional<std::int64_t> l2_flush_bytes() const { return std::nullopt; }
   // Resolution of the primary clock in ns (floors the noise estimate).
   [[nodiscard]] virtual double resolution_ns() const = 0;
 

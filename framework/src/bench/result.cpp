@@ -12,16 +12,20 @@ json number(double value) { return std::isfinite(value) ? json(value) : json(nul
 
 json optional_number(const std::optional<double>& value) { return value ? number(*value) : json(nullptr); }
 
-json identity(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
-  json dims = json::object();
+bench_row identity(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
+  bench_row row;
+  row.m_kernel = spec.m_name;
+  row.m_impl = impl.m_name;
+  row.m_role = role_name(impl.m_role);
+  row.m_shape = shape.m_text;
   for (std::size_t i = 0; i < spec.m_dims.size() && i < shape.m_dims.size(); ++i) {
-    dims[spec.m_dims[i]] = shape.m_dims[i];
+    row.m_dims.emplace_back(spec.m_dims[i], shape.m_dims[i]);
   }
-  return {{"kernel", spec.m_name},
-          {"impl", impl.m_name},
-          {"role", role_name(impl.m_role)},
-          {"shape", shape.m_text},
-          {"dims", dims}};
+  return row;
+}
+
+std::optional<double> finite(double value) {
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
 double median_of(std::vector<double> values) {
@@ -41,7 +45,7 @@ const char* role_name(impl_role role) {
   return "variant";
 }
 
-rates compute_rates(double flops, double bytes, double median_ns, const ceilings* limits) {
+rates compute_rates(double flops, double bytes, double median_ns, const ceilings_file* limits) {
   rates r;
   r.m_flops = flops;
   r.m_bytes = bytes;
@@ -49,8 +53,22 @@ rates compute_rates(double flops, double bytes, double median_ns, const ceilings
   const double seconds = median_ns * 1e-9;
   if (flops > 0) r.m_tflops = flops / seconds / 1e12;
   if (bytes > 0) r.m_gbps = bytes / seconds / 1e9;
-  if (limits != nullptr) r.m_fractions = fractions_of(*limits, flops / seconds, bytes / seconds);
+  if (limits != nullptr) {
+    const auto rate = [&](double work) { return work > 0 ? std::optional<double>(work / seconds) : std::nullopt; };
+    r.m_fractions = fractions_of_ceilings(*limits, rate(flops), rate(bytes));
+  }
   return r;
+}
+
+timing_stats timing_stats_of(const sample_stats& s) {
+  timing_stats t;
+  t.m_median_ns = s.m_median;
+  t.m_p10_ns = finite(s.m_p10);
+  t.m_p90_ns = finite(s.m_p90);
+  t.m_cv = finite(s.m_cv);
+  t.m_noise = finite(s.m_noise);
+  t.m_samples = static_cast<std::int64_t>(s.m_count);
+  return t;
 }
 
 std::vector<std::string> result_flags(const measurement& m, double max_noise) {
@@ -61,59 +79,46 @@ std::vector<std::string> result_flags(const measurement& m, double max_noise) {
 
 constexpr std::size_t k_max_stored_samples = 1000;
 
-json benchmark_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const measurement& m,
+bench_row timed_row(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const measurement& m,
                     const rates& r, double max_noise) {
   const sample_stats& s = m.m_primary.m_stats;
-  json j = identity(spec, impl, shape);
-  j["median_ns"] = number(s.m_median);
-  j["mean_ns"] = number(s.m_mean);
-  j["min_ns"] = number(s.m_min);
-  j["max_ns"] = number(s.m_max);
-  j["p10_ns"] = number(s.m_p10);
-  j["p90_ns"] = number(s.m_p90);
-  j["cv"] = number(s.m_cv);
-  j["noise"] = number(s.m_noise);
-  j["samples"] = s.m_count;
-  j["total_time_s"] = number(s.m_total * 1e-9);
-  j["stop_reason"] = m.m_primary.m_stop.m_reason;
+  bench_row row = identity(spec, impl, shape);
+  row.m_stats = timing_stats_of(s);
+  row.m_mean_ns = finite(s.m_mean);
+  row.m_min_ns = finite(s.m_min);
+  row.m_max_ns = finite(s.m_max);
+  row.m_total_time_s = finite(s.m_total * 1e-9);
+  row.m_stop_reason = m.m_primary.m_stop.m_reason;
   // Short kernels take tens of thousands of samples; the file keeps an
   // evenly strided subset (the statistics above use all of them).
   const std::vector<double>& all = m.m_primary.m_samples;
   const std::size_t stride = all.size() > k_max_stored_samples
                                  ? (all.size() + k_max_stored_samples - 1) / k_max_stored_samples
                                  : 1;
-  json kept = json::array();
-  for (std::size_t i = 0; i < all.size(); i += stride) kept.push_back(all[i]);
-  j["samples_ns"] = kept;
-  j["samples_ns_stride"] = stride;
-  j["flops"] = r.m_flops > 0 ? json(r.m_flops) : json(nullptr);
-  j["bytes"] = r.m_bytes > 0 ? json(r.m_bytes) : json(nullptr);
-  j["tflops"] = optional_number(r.m_tflops);
-  j["gbps"] = optional_number(r.m_gbps);
-  if (r.m_fractions) {
-    json fractions = json::object();
-    for (const auto& [name, fraction] : *r.m_fractions) fractions[name] = number(fraction);
-    j["pct_of_ceiling"] = fractions;
-  } else {
-    j["pct_of_ceiling"] = nullptr;
-  }
-  j["second_clock"] = m.m_second_clock;
-  j["clock"] = m.m_clock;
-  j["flags"] = result_flags(m, max_noise);
-  return j;
+  for (std::size_t i = 0; i < all.size(); i += stride) row.m_samples_ns.push_back(all[i]);
+  row.m_samples_ns_stride = static_cast<std::int64_t>(stride);
+  if (r.m_flops > 0) row.m_flops = r.m_flops;
+  if (r.m_bytes > 0) row.m_bytes = r.m_bytes;
+  row.m_tflops = r.m_tflops;
+  row.m_gbps = r.m_gbps;
+  row.m_pct_of_ceiling = r.m_fractions;
+  row.m_second_clock = m.m_second_clock;
+  row.m_clock = m.m_clock;
+  row.m_flags = result_flags(m, max_noise);
+  return row;
 }
 
-json profile_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
-  json j = identity(spec, impl, shape);
-  j["mode"] = "profile";
-  j["launches_profiled"] = 1;
-  return j;
+bench_row profiled_row(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
+  bench_row row = identity(spec, impl, shape);
+  row.m_profiled = true;
+  return row;
 }
 
-json error_json(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape, const std::string& error) {
-  json j = identity(spec, impl, shape);
-  j["error"] = error;
-  return j;
+bench_row failed_row(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape,
+                     const std::string& error) {
+  bench_row row = identity(spec, impl, shape);
+  row.m_error = error;
+  return row;
 }
 
 json overhead_json(const std::vector<overhead_entry>& entries) {

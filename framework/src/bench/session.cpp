@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "bench/interleave.hpp"
 #include "harness/guarded.hpp"
@@ -72,6 +73,7 @@ class shape_run {
     return c;
   }
   void invoke(std::size_t i, std::size_t set) {
+    if (m_impls[i]->m_invoke == nullptr) throw std::runtime_error(not_loaded(*m_impls[i]));
     m_impls[i]->m_invoke(m_sets[set]->pointers(), m_shape.m_dims.data(), m_device.stream());
   }
   // Poisoned outputs, one launch on `set` holding `c`, every output checked.
@@ -274,7 +276,11 @@ std::vector<impl_outcome> shape_run::run() {
   });
   if (prepared) {
     fail_all("preparing inputs: " + *prepared);
-    for (impl_outcome& o : m_out) o.m_output_check = {{"status", "fail"}, {"detail", *o.m_error}};
+    for (impl_outcome& o : m_out) {
+      output_check_summary& check = o.m_output_check.emplace();
+      check.m_status = "fail";
+      check.m_detail = *o.m_error;
+    }
     return m_out;
   }
   check_all("before timing");
@@ -284,27 +290,27 @@ std::vector<impl_outcome> shape_run::run() {
 
   for (std::size_t i = 0; i < m_impls.size(); ++i) {
     impl_outcome& o = m_out[i];
-    json fresh = json::array();
-    for (const double ns : i < m_fresh_ns.size() ? m_fresh_ns[i] : std::vector<double>{}) fresh.push_back(ns);
+    output_check_summary& check = o.m_output_check.emplace();
     if (!m_spec.m_reference) {
-      o.m_output_check = {{"status", "unavailable"}, {"reason", "the kernel declares no REFERENCE"}};
+      check.m_status = "unavailable";
+      check.m_reason = "the kernel declares no REFERENCE";
     } else {
-      o.m_output_check = {{"status", o.m_error ? "fail" : "pass"},
-                          {"checked_launches", m_checks[i]},
-                          {"input_sets", k_input_sets},
-                          {"fresh_samples_ns", fresh},
-                          {"detail", o.m_error ? json(*o.m_error) : json(nullptr)}};
+      check.m_status = o.m_error ? "fail" : "pass";
+      check.m_checked_launches = static_cast<std::int64_t>(m_checks[i]);
+      check.m_input_sets = static_cast<std::int64_t>(k_input_sets);
+      if (i < m_fresh_ns.size()) check.m_fresh_samples_ns = m_fresh_ns[i];
+      check.m_detail = o.m_error;
     }
     if (!o.m_error && m_sampled_index[i] != static_cast<std::size_t>(-1)) {
       std::vector<std::string> names;
       for (std::size_t k = 0; k < m_impls.size(); ++k) {
         if (m_sampled_index[k] != static_cast<std::size_t>(-1)) names.push_back(m_impls[k]->m_name);
       }
-      o.m_rounds = {{"order", "abba"},
-                    {"block", m_sampled.m_block},
-                    {"count", m_sampled.m_rounds},
-                    {"window", names},
-                    {"medians_ns", m_sampled.m_round_medians[m_sampled_index[i]]}};
+      interleaved_rounds& rounds = o.m_rounds.emplace();
+      rounds.m_block = static_cast<std::int64_t>(m_sampled.m_block);
+      rounds.m_count = static_cast<std::int64_t>(m_sampled.m_rounds);
+      rounds.m_window = names;
+      rounds.m_medians_ns = m_sampled.m_round_medians[m_sampled_index[i]];
     }
   }
   return m_out;

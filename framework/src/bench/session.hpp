@@ -24,6 +24,7 @@
 
 #include "bench/engine.hpp"
 #include "core/json_io.hpp"
+#include "formats/bench_result.hpp"
 #include "harness/backend.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
@@ -47,8 +48,8 @@ inline constexpr std::size_t k_fresh_rounds = 2;
 struct impl_outcome {
   std::optional<std::string> m_error;  // the row's error: failed check, exception, device error
   measurement m_measurement;           // when no error
-  json m_rounds;                       // kopt.rounds (null on error)
-  json m_output_check;                 // kopt.output_check
+  std::optional<interleaved_rounds> m_rounds;            // kopt.rounds (none on error)
+  std::optional<output_check_summary> m_output_check;  // kopt.output_check
 };
 
 // Whether samples on fresh inputs show cached results: the reason, or "".

@@ -264,8 +264,11 @@ json read_json_file(const std::filesystem::path& path) { return parse_json_text(
 
 void check_kind(const json& doc, const std::filesystem::path& path, const std::string& kind,
                 int max_version) {
-  const json_reader root(doc, path.string());
-  if (!doc.is_object()) root.fail("expected an object, got " + std::string(type_name(doc)));
+  (void)check_kind(json_reader(doc, path.string()), kind, max_version);
+}
+
+std::int64_t check_kind(const json_reader& root, const std::string& kind, int max_version) {
+  if (!root.raw().is_object()) root.fail("expected an object, got " + std::string(type_name(root.raw())));
   const std::string actual = root.at("kind").as_string();
   if (actual != kind) {
     root.at("kind").fail("expected \"" + kind + "\", got \"" + shorten(actual) + "\"");
@@ -277,6 +280,7 @@ void check_kind(const json& doc, const std::filesystem::path& path, const std::s
               "): update KernelOpt");
   }
   if (version < 1) root.at("schema_version").fail("must be >= 1, got " + std::to_string(version));
+  return version;
 }
 
 std::filesystem::path temp_path_for(const std::filesystem::path& path) {

@@ -61,6 +61,11 @@ inline constexpr std::size_t k_max_quote = 80;                          // quote
 // Checks `kind` and `schema_version` (not newer than `max_version`).
 void check_kind(const json& doc, const std::filesystem::path& path, const std::string& kind,
                 int max_version);
+class json_reader;
+// The same at `root`, a document read on its own or embedded in another
+// (a record's ceilings): errors name the JSON path from the file's top.
+// Returns the schema_version.
+std::int64_t check_kind(const json_reader& root, const std::string& kind, int max_version);
 
 // Writes `text` to `path` atomically: a temp file beside it, flushed, then
 // renamed over `path`. Creates missing parent directories. Throws

@@ -68,7 +68,6 @@ class cupti_clock {
   // First start to last end of `sample`'s device work, from what has been
   // delivered so far; empty when nothing of it has been.
   [[nodiscard]] std::optional<double> span_ns(std::uint64_t sample) const;
-  [[nodiscard]] std::size_t samples_seen() const { return m_spans.size(); }
   // Kernels grouped by name, grid, block, resources and stream, in order of
   // first launch.
   [[nodiscard]] std::vector<kernel_summary> kernels() const;

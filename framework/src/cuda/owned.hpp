@@ -26,7 +26,7 @@ using device_memory = std::unique_ptr<void, device_free>;
 using pinned_memory = std::unique_ptr<void, pinned_free>;  // cudaHostAlloc
 using owned_event = std::unique_ptr<CUevent_st, event_destroy>;
 
-// Each throws kopt::device_error naming `what` (cuda/backend.hpp's check).
+// Each throws kopt::device_error naming `what` (cuda/cuda_backend.hpp's check).
 [[nodiscard]] device_memory allocate_device(std::size_t bytes, const std::string& what);
 [[nodiscard]] pinned_memory allocate_pinned(std::size_t bytes, unsigned flags, const std::string& what);
 [[nodiscard]] owned_event create_event(const std::string& what);

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <string>
 
-#include "cuda/backend.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/bench_kernels.hpp"
 
 namespace kopt::cuda {

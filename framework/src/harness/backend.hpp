@@ -27,6 +27,13 @@ class backend {
   // Empty when the backend can run; otherwise the reason it cannot
   // (printed as the skip reason, e.g. "no CUDA device visible: ...").
   [[nodiscard]] virtual std::string unavailable_reason() = 0;
+  // Empty when `impl` can run on this device; otherwise why not (its
+  // device code was built for other architectures). REQUIRES:
+  // unavailable_reason() is empty.
+  [[nodiscard]] virtual std::string cannot_run(const impl_spec& impl) {
+    (void)impl;
+    return {};
+  }
   [[nodiscard]] virtual std::string device_name() = 0;
   [[nodiscard]] virtual int device_index() const = 0;
   // The device, for results files: {"index", "name", "uuid", "pci_bus_id",
@@ -49,6 +56,14 @@ class backend {
 };
 
 [[nodiscard]] std::unique_ptr<backend> make_host_backend();
+
+// Why `impl` has no invoke function: its module's load error, or not in
+// this build.
+[[nodiscard]] std::string not_loaded(const impl_spec& impl);
+
+// Why `impl` does not run here: not in this build (impl_spec::m_skip_reason)
+// or not on this device (backend::cannot_run). Empty when it runs.
+[[nodiscard]] std::string skip_reason(const impl_spec& impl, backend& device);
 
 // Owns one allocation of a backend.
 class device_buffer {

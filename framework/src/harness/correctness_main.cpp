@@ -13,6 +13,7 @@
 
 #include "core/dtype.hpp"
 #include "core/json_io.hpp"
+#include "formats/correctness_result.hpp"
 #include "harness/backend.hpp"
 #include "kernelopt/detail/mains.hpp"
 #include "harness/trial.hpp"
@@ -75,41 +76,43 @@ std::string test_name(const std::string& shape, std::uint64_t seed) {
   return name + "_seed" + std::to_string(seed);
 }
 
-json to_json(const tolerance_spec& tol) {
-  json j = {{"rtol", tol.m_rtol}, {"atol", tol.m_atol}, {"source", tol.m_source}};
-  if (tol.m_max_rel_l2) j["max_rel_l2"] = *tol.m_max_rel_l2;
-  return j;
-}
-
-json to_json(const std::optional<mismatch>& m) {
-  if (!m) return nullptr;
-  return {{"flat", m->m_flat}, {"index", m->m_index}, {"got", m->m_got}, {"expected", m->m_expected}};
-}
-
-json to_json(const trial_result& trial) {
-  json outputs = json::array();
+// What one trial found, as kernelopt.correctness holds it (formats/correctness_result.hpp).
+trial_record to_record(const trial_result& trial) {
+  trial_record t;
+  t.m_shape = trial.m_shape;
+  t.m_seed = static_cast<std::int64_t>(trial.m_seed);
+  t.m_status = trial.passed() ? "pass" : "fail";
+  t.m_error = trial.m_error;
+  t.m_modified_inputs = trial.m_modified_inputs;
   for (const output_check& out : trial.m_outputs) {
-    outputs.push_back({{"arg", out.m_arg},
-                       {"dtype", to_string(out.m_dtype)},
-                       {"elements", out.m_elements},
-                       {"rtol", out.m_tolerance.m_rtol},
-                       {"atol", out.m_tolerance.m_atol},
-                       {"max_abs", out.m_max_abs},
-                       {"max_rel", out.m_max_rel},
-                       {"rel_l2", out.m_rel_l2},
-                       {"mismatches", out.m_mismatches},
-                       {"nonfinite", out.m_nonfinite},
-                       {"unwritten", out.m_unwritten},
-                       {"canary", out.m_canary},
-                       {"first_mismatch", to_json(out.m_first_mismatch ? out.m_first_mismatch : out.m_first_unwritten)},
-                       {"passed", out.passed()}});
+    output_result o;
+    o.m_arg = out.m_arg;
+    o.m_dtype = to_string(out.m_dtype);
+    o.m_elements = static_cast<std::int64_t>(out.m_elements);
+    o.m_rtol = out.m_tolerance.m_rtol;
+    o.m_atol = out.m_tolerance.m_atol;
+    o.m_max_abs = out.m_max_abs;
+    o.m_max_rel = out.m_max_rel;
+    o.m_rel_l2 = out.m_rel_l2;
+    o.m_mismatches = static_cast<std::int64_t>(out.m_mismatches);
+    o.m_nonfinite = static_cast<std::int64_t>(out.m_nonfinite);
+    o.m_unwritten = static_cast<std::int64_t>(out.m_unwritten);
+    o.m_canary = out.m_canary;
+    if (const std::optional<mismatch>& m = out.m_first_mismatch ? out.m_first_mismatch : out.m_first_unwritten) {
+      o.m_first_mismatch = first_mismatch{static_cast<std::int64_t>(m->m_flat), m->m_index, m->m_got, m->m_expected};
+    }
+    o.m_passed = out.passed();
+    t.m_outputs.push_back(std::move(o));
   }
-  return {{"shape", trial.m_shape},
-          {"seed", trial.m_seed},
-          {"status", trial.passed() ? "pass" : "fail"},
-          {"error", trial.m_error ? json(*trial.m_error) : json(nullptr)},
-          {"modified_inputs", trial.m_modified_inputs},
-          {"outputs", outputs}};
+  return t;
+}
+
+// The implementation named by --gtest_filter=NAME.* (CTest runs one per
+// process), or "unknown".
+std::string filtered_variant() {
+  const std::string filter = ::testing::GTEST_FLAG(filter);
+  const std::size_t dot = filter.find('.');
+  return dot == std::string::npos ? std::string("unknown") : filter.substr(0, dot);
 }
 
 class run_state {
@@ -121,50 +124,51 @@ class run_state {
   void add(const impl_spec& variant, trial_result trial) {
     m_results[variant.m_name].push_back(std::move(trial));
   }
+  // A trial that did not run, and why (the first reason is the run's).
+  void skip(const std::string& reason) {
+    if (m_skip_reason.empty()) m_skip_reason = reason;
+  }
+  [[nodiscard]] const std::string& skip_reason() const { return m_skip_reason; }
 
   void write(const std::string& path, const std::string& skip_reason) const {
     if (path.empty()) return;
     // One file per process; CTest runs one variant per process, so the
     // variant is the one whose tests ran (or, when skipped, the filter's).
     std::string variant = m_results.empty() ? filtered_variant() : m_results.begin()->first;
-    json trials = json::array();
+    correctness_result result;
     bool all_pass = true;
     for (const auto& [name, list] : m_results) {
       for (const trial_result& t : list) {
-        trials.push_back(to_json(t));
+        result.m_trials.push_back(to_record(t));
         all_pass = all_pass && t.passed();
       }
     }
-    std::string status = !skip_reason.empty() ? "skipped" : (trials.empty() ? "fail" : (all_pass ? "pass" : "fail"));
-    json tolerance = m_spec.m_tolerance ? to_json(*m_spec.m_tolerance) : json(nullptr);
-    json doc = {{"schema_version", 1},
-                {"kind", "kernelopt.correctness"},
-                {"kernel", m_spec.m_name},
-                {"variant", variant},
-                {"backend", m_spec.m_backend == backend_kind::cuda ? "cuda" : "host"},
-                {"device", skip_reason.empty() ? json(m_device.device_name()) : json(nullptr)},
-                {"gpu", skip_reason.empty() ? m_device.identity() : json(nullptr)},
-                {"claim", m_claim},
-                {"status", status},
-                {"skip_reason", skip_reason.empty() ? json(nullptr) : json(skip_reason)},
-                {"seeds", m_spec.m_seeds},
-                {"tolerance", tolerance},
-                {"trials", trials}};
-    if (m_results.size() > 1) doc["note"] = "results of several variants: run one variant per process";
-    write_json_atomic(path, doc);
+    result.m_kernel = m_spec.m_name;
+    result.m_variant = variant;
+    result.m_backend = m_spec.m_backend == backend_kind::cuda ? "cuda" : "host";
+    if (skip_reason.empty()) {
+      result.m_device = m_device.device_name();
+      result.m_gpu = m_device.identity();
+    } else {
+      result.m_skip_reason = skip_reason;
+    }
+    result.m_claim = m_claim;
+    result.m_status =
+        !skip_reason.empty() ? "skipped" : (result.m_trials.empty() ? "fail" : (all_pass ? "pass" : "fail"));
+    for (const std::uint64_t seed : m_spec.m_seeds) result.m_seeds.push_back(static_cast<std::int64_t>(seed));
+    if (m_spec.m_tolerance) {
+      const tolerance_spec& tol = *m_spec.m_tolerance;
+      result.m_tolerance = declared_tolerance{tol.m_rtol, tol.m_atol, tol.m_max_rel_l2, tol.m_source};
+    }
+    if (m_results.size() > 1) result.m_note = "results of several variants: run one variant per process";
+    write_json_atomic(path, to_json(result));
   }
 
  private:
-  // The variant named by --gtest_filter=NAME.* (for a skipped run's file).
-  static std::string filtered_variant() {
-    const std::string filter = ::testing::GTEST_FLAG(filter);
-    const std::size_t dot = filter.find('.');
-    return dot == std::string::npos ? std::string("unknown") : filter.substr(0, dot);
-  }
-
   const kernel_spec& m_spec;
   backend& m_device;
   json m_claim;  // what claim() took; null until then
+  std::string m_skip_reason;
   std::map<std::string, std::vector<trial_result>> m_results;
 };
 
@@ -176,6 +180,15 @@ class trial_test : public ::testing::Test {
         m_host(host), m_state(state) {}
 
   void TestBody() override {
+    std::string skip = skip_reason(m_variant, m_device);
+    if (skip.empty() && m_spec.m_reference) {
+      const std::string reference = skip_reason(*m_spec.m_reference, m_device);
+      if (!reference.empty()) skip = "the reference " + reference;
+    }
+    if (!skip.empty()) {
+      m_state.skip(skip);
+      GTEST_SKIP() << skip;
+    }
     trial_result trial = run_trial(m_spec, m_variant, m_shape, m_seed, m_device, m_host);
     const bool passed = trial.passed();
     const std::string diagnosis = trial.diagnosis();
@@ -248,6 +261,24 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
   }
 
   if (!listing_only(argc, argv)) {
+    // An implementation this build does not hold skips with its own reason,
+    // GPU or not; one whose module (or the reference's) does not load fails,
+    // GPU or not: that is a build problem.
+    for (const impl_spec* impl : checked) {
+      if (impl->m_name != filtered_variant()) continue;
+      if (!impl->m_skip_reason.empty()) {
+        const std::string reason = "not built: " + impl->m_skip_reason;
+        std::printf("SKIPPED: %s\n", reason.c_str());
+        state.write(opts.m_results, reason);
+        return k_skip_status;
+      }
+      for (const impl_spec* loaded : {impl, spec.m_reference ? &*spec.m_reference : nullptr}) {
+        if (loaded != nullptr && !loaded->m_load_error.empty()) {
+          std::fprintf(stderr, "error: %s: %s\n", loaded->m_name.c_str(), loaded->m_load_error.c_str());
+          return 1;
+        }
+      }
+    }
     const std::string reason = device->unavailable_reason();
     if (!reason.empty()) {
       std::printf("SKIPPED: %s\n", reason.c_str());
@@ -266,8 +297,22 @@ int run_correctness_main(const kernel_spec& spec, backend_factory make_device, i
                 device->device_name().c_str(), parallel_threads(), limit.c_str());
   }
   const int run_status = RUN_ALL_TESTS();
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   // A filter that selects nothing is a mistake, not a pass ("0 tests").
-  const bool ran_nothing = ::testing::UnitTest::GetInstance()->test_to_run_count() == 0;
+  const bool ran_nothing = unit.test_to_run_count() == 0;
+  // Every trial skipped (its variant cannot run on this device): the
+  // process reports a skip, not a pass.
+  const bool all_skipped = !ran_nothing && unit.skipped_test_count() == unit.test_to_run_count();
+  if (all_skipped && !listing_only(argc, argv)) {
+    std::printf("SKIPPED: %s\n", state.skip_reason().c_str());
+    try {
+      state.write(opts.m_results, state.skip_reason());
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: writing %s: %s\n", opts.m_results.c_str(), error.what());
+      return 1;
+    }
+    return k_skip_status;
+  }
   const int status = ran_nothing && !listing_only(argc, argv) ? 1 : run_status;
   if (ran_nothing && !listing_only(argc, argv)) {
     std::fprintf(stderr, "error: no correctness trial matches --gtest_filter=%s: nothing was checked\n",

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/dtype.hpp"
 #include "kernelopt/parallel.hpp"
@@ -36,6 +37,7 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
     if (!staging[i].empty()) ref_backend.copy_to_device(buffers.back().get(), staging[i].data(), staging[i].size());
     pointers[i] = buffers.back().get();
   }
+  if (reference.m_invoke == nullptr) throw std::runtime_error("the reference: " + not_loaded(reference));
   reference.m_invoke(pointers.data(), shape.m_dims.data(), ref_backend.stream());
   ref_backend.synchronize("running the reference " + reference.m_entry + " on " + shape.m_text);
 

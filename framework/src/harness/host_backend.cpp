@@ -35,4 +35,16 @@ class host_backend final : public backend {
 
 std::unique_ptr<backend> make_host_backend() { return std::make_unique<host_backend>(); }
 
+std::string not_loaded(const impl_spec& impl) {
+  if (!impl.m_load_error.empty()) return impl.m_load_error;
+  if (!impl.m_skip_reason.empty()) return impl.m_name + " is not built: " + impl.m_skip_reason;
+  return impl.m_name + " has no invoke function (its module was not loaded)";
+}
+
+std::string skip_reason(const impl_spec& impl, backend& device) {
+  if (!impl.m_skip_reason.empty()) return "not built: " + impl.m_skip_reason;
+  const std::string why = device.cannot_run(impl);
+  return why.empty() ? why : "cannot run on " + device.device_name() + ": " + why;
+}
+
 }  // namespace kopt

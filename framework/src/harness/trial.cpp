@@ -1,6 +1,7 @@
 #include "harness/trial.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
@@ -35,6 +36,7 @@ trial_result run_trial(const kernel_spec& spec, const impl_spec& variant, const 
     backend& ref_backend = spec.m_reference->m_backend == backend_kind::host ? host : device;
     const expected_outputs expected = run_reference(spec, *spec.m_reference, shape, tensors, ref_backend);
 
+    if (variant.m_invoke == nullptr) throw std::runtime_error(not_loaded(variant));
     guarded_tensors guarded(spec, shape, device);
     guarded.load(tensors);
     variant.m_invoke(guarded.pointers(), shape.m_dims.data(), device.stream());

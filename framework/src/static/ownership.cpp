@@ -179,16 +179,50 @@ bool same_file(const std::string& a, const std::string& b) {
   return pa == pb;
 }
 
+bool same_file_elsewhere(const std::string& recorded, const std::string& source) {
+  const std::filesystem::path a = std::filesystem::path(recorded).lexically_normal();
+  const std::filesystem::path b = std::filesystem::path(source).lexically_normal();
+  std::vector<std::string> tail_a;
+  std::vector<std::string> tail_b;
+  for (const auto& part : a) tail_a.push_back(part.string());
+  for (const auto& part : b) tail_b.push_back(part.string());
+  std::size_t common = 0;
+  while (common < tail_a.size() && common < tail_b.size() &&
+         tail_a[tail_a.size() - 1 - common] == tail_b[tail_b.size() - 1 - common] &&
+         tail_a[tail_a.size() - 1 - common] != "..") {
+    ++common;
+  }
+  if (common < 2) return false;
+  std::error_code error;
+  if (!std::filesystem::exists(recorded, error)) return true;
+  bool ok_recorded = false;
+  bool ok_source = false;
+  const std::string recorded_text = read_text(recorded, ok_recorded);
+  return ok_recorded && recorded_text == read_text(source, ok_source) && ok_source;
+}
+
 std::vector<std::string> assign_ownership(std::vector<function>& functions, const std::vector<std::string>& sources) {
   std::vector<std::string> notes;
   bool parsed = false;
   std::map<std::string, std::string> defined_by_source;  // kernel name -> the first source defining it
   long by_line_info = 0;
   long by_source_text = 0;
+  std::vector<std::string> relocated;  // "<recorded> as <source>", each once
   for (function& f : functions) {
     if (!f.m_defined_in.empty()) {
       f.m_own = std::any_of(sources.begin(), sources.end(),
                             [&](const std::string& source) { return same_file(f.m_defined_in, source); });
+      if (!f.m_own) {
+        const auto it = std::find_if(sources.begin(), sources.end(), [&](const std::string& source) {
+          return same_file_elsewhere(f.m_defined_in, source);
+        });
+        if (it != sources.end()) {
+          const std::string pair = f.m_defined_in + " as " + *it;
+          if (std::find(relocated.begin(), relocated.end(), pair) == relocated.end()) relocated.push_back(pair);
+          f.m_own = true;
+          f.m_defined_in = *it;
+        }
+      }
       ++by_line_info;
       continue;
     }
@@ -209,6 +243,12 @@ std::vector<std::string> assign_ownership(std::vector<function>& functions, cons
     f.m_defined_in = f.m_own ? it->second : std::string();
     f.m_defined_by = "source text";
     ++by_source_text;
+  }
+  if (!relocated.empty()) {
+    std::string list;
+    for (const std::string& pair : relocated) list += (list.empty() ? "" : "; ") + pair;
+    notes.push_back("the line table names files of another checkout, read as the SOURCES with the same trailing path "
+                    "(an object compiled in another checkout, e.g. a ccache hit under base_dir): " + list);
   }
   if (by_source_text > 0) {
     std::vector<std::string> names;

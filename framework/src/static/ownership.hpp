@@ -39,6 +39,13 @@ namespace kopt::sass {
 // Whether two paths name one file (symbolic links and ".." resolved).
 [[nodiscard]] bool same_file(const std::string& a, const std::string& b);
 
+// Whether `recorded`, a path in a line table, names `source` as seen from
+// another checkout: the two paths end in the same two or more components
+// (directory and file name), and `recorded` is gone or has the same bytes. A compiler cache
+// that rewrites paths under its base directory (ccache base_dir) returns
+// objects compiled in another checkout, whose line tables name its files.
+[[nodiscard]] bool same_file_elsewhere(const std::string& recorded, const std::string& source);
+
 // Sets m_own of every function, and m_defined_in / m_defined_by of those
 // the fallback decides. `sources` (the variant's SOURCES) are read only
 // for the fallback. Returns notes: which rule decided how many functions,

@@ -1,12 +1,17 @@
 # CHECK: ../checks/generated_test_properties.cmake
 # What the generated tests declare to CTest: bounded host threads on every
 # correctness test, and the expected failure on every test of an
-# implementation declared EXPECT_FAILURE (correctness and benchmark).
+# implementation declared EXPECT_FAILURE (correctness and benchmark);
+# KernelOpt_PERF_MISSING reaches the perf test's command.
 enable_language(CXX)
 enable_testing()
 foreach(name IN ITEMS headers harness bench)
   add_library(KernelOpt::${name} INTERFACE IMPORTED)
 endforeach()
+# kopt, so that the loop targets and <k>.perf are generated too.
+add_executable(KernelOpt::kopt IMPORTED)
+set_target_properties(KernelOpt::kopt PROPERTIES IMPORTED_LOCATION /bin/true)
+set(KernelOpt_PERF_MISSING fail CACHE STRING "" FORCE)
 set(KernelOpt_REFERENCE_THREADS 3 CACHE STRING "" FORCE)
 set(KernelOpt_BENCH_TESTS ON)
 kernel_opt_add_kernel(gemm BACKEND host

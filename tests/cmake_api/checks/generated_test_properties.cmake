@@ -130,6 +130,13 @@ foreach(case IN ITEMS correct.v1 bench.v1 correct.vendor bench.vendor)
   endif()
 endforeach()
 
+# KernelOpt_PERF_MISSING=fail: gemm.perf fails when its gate cannot run.
+read_test(t gemm.perf)
+file(STRINGS "${WORK_DIR}/CTestTestfile.cmake" perf_lines REGEX "gemm\\.perf")
+if(NOT t_found OR NOT "${t_COMMAND} ${perf_lines}" MATCHES "--missing(;| |\" \")fail")
+  fail("gemm.perf: no '--missing fail' in '${t_COMMAND} ${perf_lines}'")
+endif()
+
 file(READ "${WORK_DIR}/kernelopt/gemm/manifest.json" json)
 string(JSON v0 TYPE "${json}" variants 0 expect_failure)
 string(JSON v1 GET "${json}" variants 1 expect_failure)

@@ -2,9 +2,10 @@
 //
 // The CMake functions generate, per kernel, one translation unit that fills a
 // kernel_spec (arguments, dims, shapes, tolerance, work model) and one
-// impl_spec per variant / reference / baseline, whose `invoke` casts the
-// type-erased buffers back to the entry point's typed signature. The test and
-// benchmark mains hand that spec to the harness; nothing else is generated.
+// impl_spec per variant / reference / baseline, and per implementation a
+// module whose `invoke` casts the type-erased buffers back to the entry
+// point's typed signature (module.hpp). The test and benchmark mains hand
+// the spec to the harness.
 #pragma once
 
 #include <cstddef>
@@ -72,7 +73,20 @@ struct impl_spec {
   // Reference only: the harness upcasts every floating tensor to f64 before
   // calling it (REFERENCE_PRECISION f64).
   bool m_f64 = false;
-  invoke_fn m_invoke = nullptr;
+  // The shared module that holds it, a file beside the executable
+  // (kernelopt/detail/module.hpp); load_modules sets m_invoke from it.
+  std::string m_module;
+  invoke_fn m_invoke = nullptr;  // null when the implementation is not in this build
+  // Set when its module could not be loaded: its tests fail with this.
+  std::string m_load_error;
+  // Why this build does not hold the implementation (its declared CUDA
+  // architectures against the build's); its tests report SKIPPED with it.
+  // Empty when it is built.
+  std::string m_skip_reason;
+  // The CUDA architectures its device code was built for, as CMake lists
+  // them ("80;90a-real"); empty when unknown or not CUDA. The CUDA backend
+  // skips it on a device these cannot run on.
+  std::string m_cuda_archs;
 };
 
 struct kernel_spec {

@@ -22,7 +22,7 @@ std::unique_ptr<backend> make_host_backend();
 
 namespace bench {
 // Benchmarks of a host-backend kernel (steady clock).
-int run_host_main(const kernel_spec& spec, int argc, char** argv);
+int run_host_bench_main(const kernel_spec& spec, int argc, char** argv);
 }  // namespace bench
 
 namespace cuda {
@@ -30,7 +30,7 @@ namespace cuda {
 // else device 0.
 std::unique_ptr<backend> make_default_backend();
 // Benchmarks of a CUDA kernel (device events, CUPTI second clock).
-int run_bench_main(const kernel_spec& spec, int argc, char** argv);
+int run_cuda_bench_main(const kernel_spec& spec, int argc, char** argv);
 }  // namespace cuda
 
 }  // namespace kopt

@@ -1,5 +1,6 @@
 // kopt ceilings: measures copy bandwidth and FMA / tensor-core rates on the
-// device (kernelopt_cuda's ceilings.cu) and writes kernelopt.ceilings, every
+// device (kernelopt_cuda's ceiling_probes.cu) and writes kernelopt.ceilings
+// (formats/ceilings.hpp), every
 // value with its method, samples and the clocks around it. Without a GPU (or
 // in a build without CUDA) it measures nothing and exits 77 saying why.
 #include <cstdio>
@@ -8,10 +9,11 @@
 
 #include "kopt/cli/commands.hpp"
 #include "core/utc.hpp"
+#include "formats/ceilings.hpp"
 
 #ifdef KOPT_HAVE_CUDA
-#include "cuda/backend.hpp"
-#include "cuda/ceilings.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/ceiling_probes.hpp"
 #include "cuda/gpu_claim.hpp"
 #endif
 
@@ -32,7 +34,7 @@ namespace {
 
 int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
 #ifdef KOPT_HAVE_CUDA
-  kopt::cuda::ceilings_options options;
+  kopt::cuda::ceiling_probe_options options;
   options.m_device = kopt::cuda::assigned_device();
   if (auto v = args.optional_value("--device")) options.m_device = int_option("--device", *v, 0, 1024);
   if (auto v = args.optional_value("--repeats")) options.m_repeats = std::max(1, int_option("--repeats", *v, 0, 100000));
@@ -43,14 +45,13 @@ int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& /*err*/
   }
   // Measured alone on the GPU, as benchmarks are (cuda/gpu_claim.hpp).
   const kopt::cuda::gpu_claim claim(kopt::cuda::identify(options.m_device), kopt::cuda::claim_mode::exclusive);
-  const kopt::cuda::ceilings_result result = kopt::cuda::measure_ceilings(options);
-  json doc = kopt::cuda::to_json(result, utc_now_iso());
-  doc["mode"] = options.m_quick ? "quick (a smoke test with small sizes: not a ceiling)" : "full";
-  write_json_atomic(args.value("--out"), doc);
-  out << "ceilings of " << result.m_device_name << " (" << result.m_device_uuid << ", device " << result.m_device_index
-      << ")" << (options.m_quick ? ", quick mode" : "") << ":\n";
+  ceilings_file result = kopt::cuda::measure_ceilings(options);
+  result.m_date = utc_now_iso();
+  write_json_atomic(args.value("--out"), to_json(result));
+  out << "ceilings of " << result.m_device << " (" << result.m_measurement->m_device_uuid << ", device "
+      << result.m_measurement->m_device_index << ")" << (options.m_quick ? ", quick mode" : "") << ":\n";
   bool all = true;
-  for (const kopt::cuda::measured_ceiling& c : result.m_ceilings) {
+  for (const ceiling& c : result.m_ceilings) {
     char name[32];
     std::snprintf(name, sizeof name, "  %-16s", c.m_name.c_str());
     out << name << (c.m_value ? human(*c.m_value, c.m_unit) : "unknown (" + c.m_reason + ")") << "\n";

@@ -2,13 +2,15 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/compare/compare_document.hpp"
 #include "kopt/compare/verdict.hpp"
 
 namespace kopt::cli {
 
 int cmd_compare(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const double threshold = threshold_option(args);
-  const std::string format = args.optional_value("--format").value_or("md");
+  const std::string format = args.optional_value("--format").value_or(args.has("--json") ? "json" : "md");
+  if (args.has("--json") && format != "json") throw usage_error("--json contradicts --format " + format);
   if (format != "md" && format != "json")
     throw usage_error("--format must be md or json, got '" + format + "'");
   const std::string& base = args.positionals()[0];
@@ -20,7 +22,7 @@ int cmd_compare(const arguments& args, std::ostream& out, std::ostream& /*err*/)
                              " (rows match by impl and shape)");
   }
   if (format == "json") {
-    out << render_compare_json(result, base, next).dump(2) << "\n";
+    out << to_json(compare_document{base, next, k_noise_sigmas, result}).dump(2) << "\n";
   } else {
     out << render_compare_markdown(result, base, next);
   }

@@ -16,8 +16,8 @@ int cmd_help(const arguments& args, std::ostream& out, std::ostream& err) {
       name.resize(width, ' ');
       out << "  " << name << cmd.m_summary << "\n";
     }
-    out << "\nexit codes: " << k_exit_ok << " ok / ACCEPT / no SLOWER, " << k_exit_fail
-        << " REJECT / SLOWER / TARGET no longer met, " << k_exit_usage << " usage or input error, "
+    out << "\nexit codes: " << k_exit_ok << " ok / ACCEPT / no SLOWER / continue, " << k_exit_fail
+        << " REJECT / SLOWER / TARGET no longer met / stop, " << k_exit_usage << " usage or input error, "
         << k_exit_skipped << " skipped\n"
         << "run 'kopt help COMMAND' (or 'kopt COMMAND --help') for a command's options,\n"
         << "'kopt --version' for the version; docs/loop.md has the loop.\n";

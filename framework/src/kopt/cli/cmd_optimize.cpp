@@ -8,6 +8,7 @@
 #include "kopt/cli/commands.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -78,9 +79,9 @@ std::optional<std::filesystem::path> run_profile(const manifest& m, const std::s
     request.m_work_dir = run / "profile.ncu";
     const profile::document_settings settings =
         profile::settings_for(m, {ceilings, m.m_tools.m_specs_dir, std::nullopt, std::nullopt});
-    const json doc = profile::capture(m, request, settings, out);
+    const profile::profile_document doc = profile::capture(m, request, settings, out);
     profile::print_summary(doc, out);
-    const std::string status = doc.value("status", std::string());
+    const std::string& status = doc.m_status;
     if (status != "ok" && status != "unavailable") {
       out << "      profile: " << status << "; the record says profile: not run\n";
       return std::nullopt;
@@ -121,8 +122,10 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
 
 }  // namespace
 
-int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
+// `doc` collects the kernelopt.optimize document (--json) as the run goes.
+int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
   const manifest m = read_manifest_of(args);
+  doc["kernel"] = m.m_kernel;
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "optimize", err);  // before choosing: one decision at a time
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
@@ -130,7 +133,9 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   // As the optimize-<k> build target, a decision (REJECT) or a skip (no
   // GPU) is the iteration's outcome, printed and recorded, not a build error.
   const bool as_target = args.has("--build-target");
+  doc["variant"] = variant.empty() ? json(nullptr) : json(variant);
   if (variant.empty()) {
+    doc["outcome"] = "nothing_left";
     const std::filesystem::path report_dir = m.kernel_records_dir() / "report";
     out << "nothing to optimize: every declared variant of " << m.m_kernel
         << " has a record; declare the next one (kernel_opt_add_variant)\n";
@@ -146,7 +151,7 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   if (!ceilings && m.m_tools.m_ceilings && std::filesystem::exists(*m.m_tools.m_ceilings)) {
     ceilings = m.m_tools.m_ceilings;
   }
-  if (ceilings) (void)read_ceilings_document(*ceilings);  // a bad file fails before anything runs
+  if (ceilings) (void)read_ceilings(*ceilings);  // a bad file fails before anything runs
   const std::filesystem::path run = new_run_dir(m);
   out << "optimize " << m.m_kernel << "/" << variant << (quick ? " (quick)" : "") << ", run directory "
       << run.string() << "\n";
@@ -224,6 +229,11 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
     write_json_new(m.record_path(variant), to_json(r));
     step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
+    record_experience(m, variant, out);
+    doc["record"] = m.record_path(variant).string();
+    doc["decision"] = r.m_gate.m_decision;
+    doc["outcome"] = r.m_gate.m_decision;
+    doc["gate"] = to_json(r.m_gate);
     status = r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
   }
 
@@ -231,13 +241,27 @@ int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
   step(out, 8, "report -> " + report_dir.string());
   write_report(m, report_dir, "");
 
+  if (failure) doc["failure"] = {{"step", failure->m_step}, {"cause", failure->m_cause}};
   if (failure) return as_target ? k_exit_ok : k_exit_fail;
   if (!skipped.empty()) {
+    doc["outcome"] = "skipped";
+    doc["skipped"] = skipped;
     out << "SKIPPED: " << join(skipped, "; ") << "\nno record written for " << variant
         << "; run again where a GPU is visible\n";
     return as_target ? k_exit_ok : k_exit_skipped;
   }
   return as_target ? k_exit_ok : status;
+}
+
+int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.optimize"}, {"kernel", nullptr}, {"variant", nullptr},
+              {"outcome", nullptr}, {"decision", nullptr}, {"record", nullptr}, {"skipped", json::array()},
+              {"failure", nullptr}, {"gate", nullptr}};
+  if (!args.has("--json")) return run_optimize(args, out, err, doc);
+  const int code = run_optimize(args, err, err, doc);  // progress on stderr, the document on stdout
+  doc["exit_code"] = code;
+  out << doc.dump(2) << "\n";
+  return code;
 }
 
 }  // namespace kopt::cli

@@ -62,8 +62,9 @@ int cmd_profile(const arguments& args, std::ostream& out, std::ostream& /*err*/)
   request.m_ncu = args.optional_value("--ncu");
   request.m_metrics = args.optional_value("--metrics").value_or("");
   request.m_work_dir = out_file.parent_path() / (out_file.stem().string() + ".ncu");
-  const json doc = profile::capture(m, request, profile::settings_for(m, settings_request_from(args)), out);
-  const std::string status = doc.value("status", std::string());
+  const profile::profile_document doc =
+      profile::capture(m, request, profile::settings_for(m, settings_request_from(args)), out);
+  const std::string& status = doc.m_status;
   profile::print_summary(doc, out);
   profile::write_documents(out_file, doc, out);
   if (status == "unavailable") return args.has("--allow-unavailable") ? k_exit_ok : k_exit_skipped;
@@ -87,16 +88,16 @@ int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& /
       throw usage_error("--csv '" + entry + "': the benchmark name must be " + m.m_kernel + "/<impl>/<shape>");
     }
     in.m_impl = in.m_name.substr(first + 1, second - first - 1);
-    in.m_shape = in.m_name.substr(second + 1);
+    in.m_shape = shape::parse(in.m_name.substr(second + 1));
     in.m_csv_file = file;
     in.m_csv = read_text(file);
     inputs.push_back(std::move(in));
   }
   settings.m_tool = {{"ncu", "imported"}, {"version", "unknown"}};
-  const json doc = profile::build_document(settings, inputs);
+  const profile::profile_document doc = profile::build_document(settings, inputs);
   profile::print_summary(doc, out);
   profile::write_documents(args.value("--out"), doc, out);
-  return doc.value("status", std::string()) == "ok" ? k_exit_ok : k_exit_fail;
+  return doc.m_status == "ok" ? k_exit_ok : k_exit_fail;
 }
 
 }  // namespace kopt::cli

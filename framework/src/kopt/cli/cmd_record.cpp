@@ -34,6 +34,7 @@ int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
   const std::filesystem::path path = m.record_path(r.m_variant);
   write_json_new(path, to_json(r));
   out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
+  record_experience(m, r.m_variant, out);
   return r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
 }
 

@@ -53,12 +53,17 @@ struct command {
 
 // Parses argv (without the program name), runs the subcommand, and turns
 // every error into a message on `err` and an exit code.
+// After a record of `variant` is written: its entry into the default
+// experience store, one line on `out` (a failure is a note, never an error).
+void record_experience(const manifest& m, const std::string& variant, std::ostream& out);
+
 [[nodiscard]] int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 int cmd_env(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_record(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_gate(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_compare(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err);
@@ -69,6 +74,9 @@ int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& e
 int cmd_static(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_resources(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_experience(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_recommend(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_status(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli

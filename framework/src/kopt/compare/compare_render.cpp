@@ -7,13 +7,23 @@ std::string render_compare_markdown(const compare_result& result, const std::str
                                     const std::string& next) {
   std::string out = "Comparing " + base + " (base) with " + next + " (new); threshold " +
                     format_percent(result.m_threshold) + ", noise bound " + format_number(k_noise_sigmas, 2) +
-                    " x combined noise\n\n";
-  out += "| impl | shape | base | new | change | noise | verdict |\n";
-  out += "|---|---|---:|---:|---:|---:|---|\n";
+                    " x combined noise; with " + std::to_string(k_utest_min_repetitions) +
+                    "+ repetitions a side, the U test at alpha " + format_number(k_utest_alpha, 2) + "\n\n";
+  // A band column only when some row's band is not the threshold (kopt perf's measured bands).
+  bool bands = result.m_geomean && result.m_geomean->m_threshold != result.m_threshold;
+  for (const verdict_row& row : result.m_rows) bands = bands || row.m_threshold != result.m_threshold;
+  out += std::string("| impl | shape | base | new | change | noise | ") + (bands ? "band | " : "") +
+         "reps | p (U test) | verdict |\n";
+  out += std::string("|---|---|---:|---:|---:|---:|") + (bands ? "---:|" : "") + "---:|---:|---|\n";
   auto line = [&](const verdict_row& row) {
     out += "| " + row.m_impl + " | " + row.m_shape + " | " + format_time_ns(row.m_base_ns) + " | " +
            format_time_ns(row.m_new_ns) + " | " + format_percent(row.m_change, true) + " | " +
-           format_percent(row.m_noise) + " | " + to_string(row.m_verdict) + " |\n";
+           format_percent(row.m_noise) + " | " + (bands ? format_percent(row.m_threshold) + " | " : "") +
+           (row.m_base_repetitions == 0 ? std::string("-")
+                                           : std::to_string(row.m_base_repetitions) + "/" +
+                                                 std::to_string(row.m_new_repetitions)) +
+           " | " + (row.m_p_value ? format_number(*row.m_p_value, 3) : "-") +
+           " | " + to_string(row.m_verdict) + " |\n";
   };
   for (const verdict_row& row : result.m_rows) line(row);
   if (result.m_geomean) line(*result.m_geomean);
@@ -23,31 +33,6 @@ std::string render_compare_markdown(const compare_result& result, const std::str
                                   ? "SLOWER: at least one row got slower beyond threshold and noise\n"
                                   : "no SLOWER row\n");
   return out;
-}
-
-json render_compare_json(const compare_result& result, const std::string& base, const std::string& next) {
-  auto row_json = [](const verdict_row& row) {
-    return json{{"impl", row.m_impl},
-                {"shape", row.m_shape},
-                {"base_ns", row.m_base_ns},
-                {"new_ns", row.m_new_ns},
-                {"change", row.m_change},
-                {"noise", row.m_noise ? json(*row.m_noise) : json(nullptr)},
-                {"verdict", to_string(row.m_verdict)}};
-  };
-  json rows = json::array();
-  for (const verdict_row& row : result.m_rows) rows.push_back(row_json(row));
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.compare"},
-          {"base", base},
-          {"new", next},
-          {"threshold", result.m_threshold},
-          {"noise_sigmas", k_noise_sigmas},
-          {"rows", rows},
-          {"geomean", result.m_geomean ? row_json(*result.m_geomean) : json(nullptr)},
-          {"only_base", result.m_only_base},
-          {"only_new", result.m_only_new},
-          {"slower", result.any_slower()}};
 }
 
 }  // namespace kopt

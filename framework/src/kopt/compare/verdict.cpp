@@ -1,11 +1,10 @@
 #include "kopt/compare/verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
-#include "kopt/inputs/bench.hpp"
 #include "core/format.hpp"
-#include "kopt/records/record.hpp"
 
 namespace kopt {
 namespace {
@@ -22,6 +21,26 @@ const timing_point* find(const std::vector<timing_point>& points, const std::str
     if ((by_shape_only || p.m_impl == impl) && p.m_shape == shape) return &p;
   }
   return nullptr;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Relative standard error of the median of n values: 1.2533 (sqrt(pi/2))
+// x sample standard deviation / median / sqrt(n).
+std::optional<double> repetition_noise(const std::vector<double>& values, double median) {
+  const std::size_t n = values.size();
+  if (n < 2 || !(median > 0)) return std::nullopt;
+  double mean = 0;
+  for (const double v : values) mean += v;
+  mean /= static_cast<double>(n);
+  double sq = 0;
+  for (const double v : values) sq += (v - mean) * (v - mean);
+  const double sd = std::sqrt(sq / static_cast<double>(n - 1));
+  return 1.2533 * sd / median / std::sqrt(static_cast<double>(n));
 }
 
 std::optional<double> combined(std::optional<double> a, std::optional<double> b) {
@@ -45,12 +64,75 @@ const char* to_string(verdict v) {
   return "UNSURE";
 }
 
+std::optional<verdict> verdict_from_string(const std::string& text) {
+  for (const verdict v : {verdict::faster, verdict::slower, verdict::same, verdict::unsure}) {
+    if (text == to_string(v)) return v;
+  }
+  return std::nullopt;
+}
+
 bool compare_result::any_slower() const {
   if (m_geomean && m_geomean->m_verdict == verdict::slower) return true;
   for (const verdict_row& row : m_rows) {
     if (row.m_verdict == verdict::slower) return true;
   }
   return false;
+}
+
+verdict classify_utest(double change, double p_value, double threshold) {
+  if (std::fabs(change) <= threshold) return verdict::same;
+  if (p_value < k_utest_alpha) return change < 0 ? verdict::faster : verdict::slower;
+  return verdict::unsure;
+}
+
+std::vector<timing_point> merge_repetitions(const std::vector<timing_point>& points) {
+  std::vector<timing_point> merged;
+  std::vector<std::vector<const timing_point*>> groups;
+  for (const timing_point& p : points) {
+    std::size_t i = 0;
+    while (i < merged.size() && !(merged[i].m_impl == p.m_impl && merged[i].m_shape == p.m_shape)) ++i;
+    if (i == merged.size()) {
+      timing_point m;
+      m.m_impl = p.m_impl;
+      m.m_shape = p.m_shape;
+      m.m_band = p.m_band;
+      merged.push_back(m);
+      groups.emplace_back();
+    }
+    groups[i].push_back(&p);
+  }
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    if (groups[i].size() == 1) {
+      merged[i] = *groups[i][0];
+      continue;
+    }
+    timing_point& m = merged[i];
+    double within_sq = 0;
+    bool within_known = true;
+    for (const timing_point* p : groups[i]) {
+      if (p->m_repetitions_ns.empty()) {
+        m.m_repetitions_ns.push_back(p->m_stats.m_median_ns);
+      } else {
+        m.m_repetitions_ns.insert(m.m_repetitions_ns.end(), p->m_repetitions_ns.begin(), p->m_repetitions_ns.end());
+      }
+      m.m_stats.m_samples += p->m_stats.m_samples;
+      if (p->m_stats.m_noise) {
+        within_sq += *p->m_stats.m_noise * *p->m_stats.m_noise;
+      } else {
+        within_known = false;
+      }
+    }
+    m.m_stats.m_median_ns = median_of(m.m_repetitions_ns);
+    m.m_stats.m_noise = repetition_noise(m.m_repetitions_ns, m.m_stats.m_median_ns);
+    if (within_known) {
+      // The rms of the points' own noise, over sqrt(n): a floor when the
+      // repetitions happen to agree more closely than each was measured.
+      const double k = static_cast<double>(groups[i].size());
+      const double floor = std::sqrt(within_sq / k) / std::sqrt(k);
+      m.m_stats.m_noise = std::max(m.m_stats.m_noise.value_or(0), floor);
+    }
+  }
+  return merged;
 }
 
 verdict classify(double change, std::optional<double> noise, double threshold) {
@@ -62,7 +144,7 @@ verdict classify(double change, std::optional<double> noise, double threshold) {
 }
 
 compare_result compute_verdicts(const std::vector<timing_point>& base, const std::vector<timing_point>& next,
-                                double threshold) {
+                                double threshold, std::optional<double> geomean_band) {
   compare_result result;
   result.m_threshold = threshold;
   const std::set<std::string> base_impls = impls(base);
@@ -82,12 +164,20 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     verdict_row row;
     row.m_impl = by_shape ? renamed : b.m_impl;
     row.m_shape = b.m_shape;
-    row.m_base_ns = b.m_median_ns;
-    row.m_new_ns = n->m_median_ns;
-    row.m_change = n->m_median_ns / b.m_median_ns - 1;
-    row.m_noise = combined(b.m_noise, n->m_noise);
-    row.m_verdict = classify(row.m_change, row.m_noise, threshold);
-    ratios.push_back(n->m_median_ns / b.m_median_ns);
+    row.m_base_ns = b.m_stats.m_median_ns;
+    row.m_new_ns = n->m_stats.m_median_ns;
+    row.m_change = row.m_new_ns / row.m_base_ns - 1;
+    row.m_noise = combined(b.m_stats.m_noise, n->m_stats.m_noise);
+    row.m_threshold = std::max(threshold, b.m_band.value_or(0.0));
+    row.m_base_repetitions = b.repetitions();
+    row.m_new_repetitions = n->repetitions();
+    if (b.m_repetitions_ns.size() >= k_utest_min_repetitions && n->m_repetitions_ns.size() >= k_utest_min_repetitions) {
+      row.m_p_value = mann_whitney_p(b.m_repetitions_ns, n->m_repetitions_ns);
+      row.m_verdict = classify_utest(row.m_change, *row.m_p_value, row.m_threshold);
+    } else {
+      row.m_verdict = classify(row.m_change, row.m_noise, row.m_threshold);
+    }
+    ratios.push_back(row.m_new_ns / row.m_base_ns);
     if (row.m_noise) {
       noise_sq += *row.m_noise * *row.m_noise;
     } else {
@@ -109,36 +199,17 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     verdict_row g;
     g.m_impl = "all";
     g.m_shape = "geomean";
+    g.m_base_repetitions = 0;  // not applicable: a summary of the rows
+    g.m_new_repetitions = 0;
     g.m_base_ns = geometric_mean(base_times).value_or(0);
     g.m_new_ns = geometric_mean(next_times).value_or(0);
     g.m_change = geometric_mean(ratios).value_or(1) - 1;
     if (noise_known) g.m_noise = std::sqrt(noise_sq) / static_cast<double>(ratios.size());
-    g.m_verdict = classify(g.m_change, g.m_noise, threshold);
+    g.m_threshold = std::max(threshold, geomean_band.value_or(0.0));
+    g.m_verdict = classify(g.m_change, g.m_noise, g.m_threshold);
     result.m_geomean = g;
   }
   return result;
-}
-
-std::vector<timing_point> load_timing_points(const std::filesystem::path& path) {
-  const json doc = read_json_file(path);
-  std::vector<timing_point> points;
-  if (doc.is_object() && doc.contains("kind") && doc["kind"] == "kernelopt.record") {
-    check_kind(doc, path, "kernelopt.record", k_record_schema_version);
-    const record r = record_from_json(doc, path.string());
-    for (const shape_timing& s : r.m_timing.m_shapes) {
-      if (!s.m_error) points.push_back({r.m_variant, s.m_shape, s.m_median_ns, s.m_noise});
-    }
-    return points;
-  }
-  if (!doc.is_object() || !doc.contains("benchmarks")) {
-    throw format_error(path.string() +
-                       ": /: neither a benchmark JSON file (no \"benchmarks\") nor a kernelopt.record");
-  }
-  const bench_set bench = bench_from_json(doc, path.string());
-  for (const bench_row& row : bench.m_rows) {
-    if (!row.m_error) points.push_back({row.m_impl, row.m_shape, row.m_median_ns, row.m_noise});
-  }
-  return points;
 }
 
 }  // namespace kopt

@@ -13,30 +13,21 @@ namespace {
 // file: every rate of the spec (FLOP/s, B/s) that the ceilings lack is added
 // with the spec's cited source, so `ceiling.*` (measured only) still refuses
 // it. No spec for the device, or no specs directory: nothing is added.
-void add_spec_ceilings(const manifest& m, const std::string& device, json& ceilings_doc) {
+void add_spec_ceilings(const manifest& m, const std::string& device, std::optional<ceilings_file>& ceilings) {
   if (!m.m_tools.m_specs_dir || device.empty()) return;
-  const std::optional<std::filesystem::path> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
+  const std::optional<spec_file> spec = profile::find_spec(*m.m_tools.m_specs_dir, device);
   if (!spec) return;
-  const json doc = read_json_file(*spec);
-  const json_reader root(doc, spec->string());
-  if (!root.has("values")) return;
-  const json_reader values = root.at("values");
-  if (!values.raw().is_object()) values.fail("expected an object of named values");
-  if (ceilings_doc.is_null()) {
-    ceilings_doc = {{"schema_version", 1}, {"kind", "kernelopt.ceilings"}, {"device", device},
-                    {"date", "unknown"}, {"ceilings", json::object()}};
+  std::vector<ceiling> rates = spec->rates();
+  if (rates.empty() && !ceilings) return;
+  if (!ceilings) {
+    ceilings = ceilings_file{};
+    ceilings->m_device = device;
+    ceilings->m_date = "unknown";
   }
-  json& entries = ceilings_doc["ceilings"];
-  for (const auto& item : values.raw().items()) {
-    const std::string& name = item.key();
-    const json_reader value = values.at(name);
-    if (entries.contains(name) || !value.raw().is_object() || !value.has("value")) continue;
-    if (value.at("value").raw() == "unknown") continue;  // unknown, with a reason
-    const std::string unit = value.has("unit") ? value.at("unit").as_string() : "";
-    if (unit != "FLOP/s" && unit != "B/s") continue;
-    const std::string source = value.has("source") ? value.at("source").as_string() : "not stated";
-    entries[name] = {{"value", value.at("value").as_positive()}, {"unit", unit},
-                     {"source", spec->filename().string() + ": " + source}};
+  for (ceiling& c : rates) {
+    if (ceilings->find(c.m_name) != nullptr) continue;
+    c.m_source = spec->m_path.filename().string() + ": " + c.m_source;
+    ceilings->m_ceilings.push_back(std::move(c));
   }
 }
 }  // namespace
@@ -67,13 +58,13 @@ std::vector<std::string> timed_shapes(const manifest& m, const bench_set& bench,
 }
 
 std::optional<double> speedup(const bench_row* other, const bench_row& self) {
-  if (other == nullptr || other->m_error || self.m_median_ns <= 0) return std::nullopt;
-  return other->m_median_ns / self.m_median_ns;
+  if (other == nullptr || other->m_error || self.m_stats.m_median_ns <= 0) return std::nullopt;
+  return other->m_stats.m_median_ns / self.m_stats.m_median_ns;
 }
 
 void add_measured(shape_timing& t, const bench_row* row, const std::string& role) {
   if (row == nullptr || row->m_error || t.measured(row->m_impl) != nullptr) return;
-  t.m_measured_with.push_back({row->m_impl, role, row->m_median_ns, row->m_noise});
+  t.m_measured_with.push_back({row->m_impl, role, row->m_stats.m_median_ns, row->m_stats.m_noise});
 }
 
 json optional_document(const std::optional<std::filesystem::path>& path) {
@@ -109,27 +100,28 @@ timing_summary build_timing(const manifest& m, const bench_set& bench, const std
   for (const std::string& shape : shapes) {
     const bench_row& row = *bench.find(variant, shape);
     shape_timing t;
-    t.m_shape = shape;
-    if (!row.m_output_check.empty()) {
-      t.m_output_check = row.m_output_check;
-      if (!row.m_output_detail.empty()) t.m_output_detail = row.m_output_detail;
+    t.m_shape = kopt::shape::parse(shape);
+    if (row.m_output_check) {
+      t.m_output_check = row.m_output_check->m_status;
+      const std::string detail = row.m_output_check->explanation();
+      if (!detail.empty()) t.m_output_detail = detail;
     }
     if (row.m_error) {
       t.m_error = row.m_error;
       timing.m_shapes.push_back(std::move(t));
       continue;
     }
-    t.m_median_ns = row.m_median_ns;
-    t.m_p10_ns = row.m_p10_ns;
-    t.m_p90_ns = row.m_p90_ns;
-    t.m_cv = row.m_cv;
-    t.m_noise = row.m_noise;
-    t.m_samples = row.m_samples;
+    t.m_stats = row.m_stats;
     t.m_tflops = row.m_tflops;
     t.m_gbps = row.m_gbps;
     t.m_pct_of_ceiling = row.m_pct_of_ceiling;
-    if (t.m_pct_of_ceiling.is_null() && ceilings != nullptr) {
-      t.m_pct_of_ceiling = fractions_of_ceilings(*ceilings, row.m_tflops, row.m_gbps);
+    if (!t.m_pct_of_ceiling && ceilings != nullptr) {
+      const auto scaled = [](std::optional<double> rate, double unit) {
+        return rate ? std::optional<double>(*rate * unit) : std::nullopt;
+      };
+      ceiling_fractions fractions =
+          fractions_of_ceilings(*ceilings, scaled(row.m_tflops, 1e12), scaled(row.m_gbps, 1e9));
+      if (!fractions.empty()) t.m_pct_of_ceiling = std::move(fractions);
     }
     t.m_clock = row.m_clock;
     t.m_second_clock = row.m_second_clock;
@@ -213,7 +205,7 @@ record assemble_record(const manifest& m, const record_set& records, const recor
     r.m_timing.m_bench_file = "";
     for (const std::string& shape : m.m_shapes) {
       shape_timing t;
-      t.m_shape = shape;
+      t.m_shape = kopt::shape::parse(shape);
       t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
       r.m_timing.m_shapes.push_back(std::move(t));
     }
@@ -222,19 +214,15 @@ record assemble_record(const manifest& m, const record_set& records, const recor
     return r;
   }
   const bench_set bench = failed_bench ? *failed_bench : read_bench(in.m_bench);
-  std::optional<ceilings_file> ceilings;
-  if (in.m_ceilings) r.m_ceilings = read_ceilings_document(*in.m_ceilings);
+  if (in.m_ceilings) r.m_ceilings = read_ceilings(*in.m_ceilings);
   add_spec_ceilings(m, bench.m_device, r.m_ceilings);
-  if (!r.m_ceilings.is_null()) {
-    ceilings = ceilings_from_json(r.m_ceilings, in.m_ceilings ? in.m_ceilings->string() : "spec file");
-  }
   r.m_profile = optional_document(in.m_profile);
   r.m_static = optional_document(in.m_static);
 
   r.m_timing_settings = bench.m_timing.value_or(m.m_timing);
   r.m_timing = build_timing(m, bench, in.m_variant, decl.m_parent,
                             best ? std::optional<std::string>(best->m_variant) : std::nullopt,
-                            ceilings ? &*ceilings : nullptr);
+                            r.m_ceilings ? &*r.m_ceilings : nullptr);
   return r;
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kopt/inputs/bench.hpp"
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/record.hpp"
 #include "kopt/records/record_store.hpp"

@@ -126,10 +126,10 @@ std::vector<std::string> rejection_run(const manifest& m, const record& c, int i
 std::vector<std::string> flag_notices(const record& c) {
   std::map<std::string, std::vector<std::string>> shapes_by_flag;
   for (const shape_timing& s : c.m_timing.m_shapes) {
-    for (const std::string& flag : s.m_flags) shapes_by_flag[flag].push_back(s.m_shape);
+    for (const std::string& flag : s.m_flags) shapes_by_flag[flag].push_back(s.m_shape.text());
     if (!s.m_error && clock_problem(s).empty() &&
         std::find(s.m_flags.begin(), s.m_flags.end(), "clock_disagreement") != s.m_flags.end()) {
-      shapes_by_flag["clock_disagreement (below the rejecting bound)"].push_back(s.m_shape);
+      shapes_by_flag["clock_disagreement (below the rejecting bound)"].push_back(s.m_shape.text());
     }
   }
   std::vector<std::string> notices;

@@ -5,14 +5,14 @@
 #include <cstdlib>
 
 #include "core/expr.hpp"
-#include "kopt/inputs/ceilings.hpp"
 #include "core/format.hpp"
+#include "formats/ceilings.hpp"
 
 namespace kopt {
 namespace {
 
-void add_dims(const std::string& shape, std::map<std::string, double>& values) {
-  for (const auto& [name, value] : shape_dims(shape)) values[name] = value;
+void add_dims(const shape& at, std::map<std::string, double>& values) {
+  for (const auto& [name, value] : at.values()) values[name] = value;
 }
 
 bool compare(double lhs, const std::string& op, double rhs) {
@@ -40,15 +40,15 @@ std::string describe_side(const std::string& text, double value) {
 }
 
 // Resolves peak.<name> / ceiling.<name>; sets `why` when it cannot.
-std::optional<double> ceiling_value(const std::string& name, const json& ceilings_doc, std::string& why) {
+std::optional<double> ceiling_value(const std::string& name, const std::optional<ceilings_file>& ceilings,
+                                    std::string& why) {
   const bool peak = name.rfind("peak.", 0) == 0;
   const std::string key = name.substr(peak ? 5 : 8);
-  if (ceilings_doc.is_null()) {
+  if (!ceilings) {
     why = name + ": no ceilings in the record (pass --ceilings FILE)";
     return std::nullopt;
   }
-  const ceilings_file ceilings = ceilings_from_json(ceilings_doc, "ceilings");
-  const ceiling* c = ceilings.find(key);
+  const ceiling* c = ceilings->find(key);
   if (c == nullptr) {
     why = name + ": the ceilings file has no \"" + key + "\"";
     return std::nullopt;
@@ -63,7 +63,8 @@ std::optional<double> ceiling_value(const std::string& name, const json& ceiling
   return value;
 }
 
-target_result evaluate_one(const std::string& target, const timing_summary& timing, const json& ceilings) {
+target_result evaluate_one(const std::string& target, const timing_summary& timing,
+                           const std::optional<ceilings_file>& ceilings) {
   target_result result{target, "met", {}};
   comparison parts;
   std::vector<std::string> names;
@@ -108,12 +109,12 @@ target_result evaluate_one(const std::string& target, const timing_summary& timi
       rhs = evaluate(parts.m_rhs, values);
     } catch (const expr_error& error) {
       unknown = true;
-      result.m_details.push_back(shape.m_shape + ": " + error.what());
+      result.m_details.push_back(shape.m_shape.text() + ": " + error.what());
       continue;
     }
     const bool holds = compare(lhs, parts.m_op, rhs);
     unmet = unmet || !holds;
-    result.m_details.push_back(shape.m_shape + ": " + describe_side(parts.m_lhs, lhs) + ", " +
+    result.m_details.push_back(shape.m_shape.text() + ": " + describe_side(parts.m_lhs, lhs) + ", " +
                                describe_side(parts.m_rhs, rhs) + (holds ? ": holds" : ": does not hold"));
   }
   if (!timed) return {target, "unknown", {"no timed shape"}};
@@ -127,9 +128,9 @@ target_result evaluate_one(const std::string& target, const timing_summary& timi
 std::map<std::string, double> shape_values(const shape_timing& t) {
   std::map<std::string, double> values;
   add_dims(t.m_shape, values);
-  values["time_ns"] = t.m_median_ns;
-  values["time_us"] = t.m_median_ns / 1e3;
-  values["time_ms"] = t.m_median_ns / 1e6;
+  values["time_ns"] = t.m_stats.m_median_ns;
+  values["time_us"] = t.m_stats.m_median_ns / 1e3;
+  values["time_ms"] = t.m_stats.m_median_ns / 1e6;
   if (t.m_tflops) values["tflops"] = *t.m_tflops;
   if (t.m_gbps) values["gbps"] = *t.m_gbps;
   if (t.m_speedup_vs_reference) values["speedup_vs_reference"] = *t.m_speedup_vs_reference;
@@ -137,16 +138,15 @@ std::map<std::string, double> shape_values(const shape_timing& t) {
   for (const auto& [name, value] : t.m_speedup_vs_baselines) {
     if (value) values["speedup_vs_" + name] = *value;
   }
-  if (t.m_pct_of_ceiling.is_object()) {
-    for (const auto& item : t.m_pct_of_ceiling.items()) {
-      if (item.value().is_number()) values["pct_of_ceiling." + item.key()] = item.value().get<double>();
-    }
+  if (t.m_pct_of_ceiling) {
+    for (const auto& [name, fraction] : *t.m_pct_of_ceiling) values["pct_of_ceiling." + name] = fraction;
   }
   return values;
 }
 
 std::vector<target_result> evaluate_targets(const std::vector<std::string>& targets,
-                                            const timing_summary& timing, const json& ceilings) {
+                                            const timing_summary& timing,
+                                            const std::optional<ceilings_file>& ceilings) {
   std::vector<target_result> results;
   for (const std::string& target : targets) results.push_back(evaluate_one(target, timing, ceilings));
   return results;

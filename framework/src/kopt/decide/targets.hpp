@@ -30,9 +30,10 @@ namespace kopt {
 // The per-shape names above (peak.* / ceiling.* excluded).
 [[nodiscard]] std::map<std::string, double> shape_values(const shape_timing& timing);
 
-// `ceilings` is a kernelopt.ceilings document or null.
+// `ceilings`: the record's (nullopt: peak.* and ceiling.* are unknown).
 [[nodiscard]] std::vector<target_result> evaluate_targets(const std::vector<std::string>& targets,
-                                                          const timing_summary& timing, const json& ceilings);
+                                                          const timing_summary& timing,
+                                                          const std::optional<ceilings_file>& ceilings);
 
 [[nodiscard]] bool all_met(const std::vector<target_result>& results);
 

@@ -1,6 +1,7 @@
-// Benchmark results: Google Benchmark JSON as `<k>_kopt_bench` writes it
-// (a `kopt` object per benchmark, docs/formats.md), or plain Google
-// Benchmark JSON whose names follow `<k>/<impl>/<shape>` (no noise then).
+// Benchmark results as kopt uses them: the rows of a benchmark result
+// (formats/bench_result.hpp, as `<k>_kopt_bench` writes it), or of plain
+// Google Benchmark JSON whose names follow `<k>/<impl>/<shape>` (no noise
+// then: real_time is the median, repetitions the samples).
 #pragma once
 
 #include <cstdint>
@@ -10,39 +11,10 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/bench_result.hpp"
 #include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
-
-struct bench_row {
-  std::string m_impl;
-  std::string m_role;  // variant | reference | baseline | "" (plain Google Benchmark)
-  std::string m_shape;
-  std::optional<std::string> m_error;  // the benchmark failed or was skipped
-  double m_median_ns = 0;
-  std::optional<double> m_p10_ns;
-  std::optional<double> m_p90_ns;
-  std::optional<double> m_cv;
-  std::optional<double> m_noise;  // relative standard error of the median
-  std::int64_t m_samples = 0;
-  std::optional<double> m_tflops;
-  std::optional<double> m_gbps;
-  std::optional<double> m_flops;
-  std::optional<double> m_bytes;
-  json m_pct_of_ceiling;  // object or null, as written by the bench
-  json m_second_clock;
-  json m_clock;
-  std::vector<std::string> m_flags;
-  std::string m_stop_reason;
-  // kopt.output_check.status: pass | fail | unavailable; "" when the file has
-  // none (plain Google Benchmark, or a bench older than the check).
-  std::string m_output_check;
-  std::string m_output_detail;
-  // kopt.rounds: the median of each interleaved round, and the
-  // implementations sampled in the same rounds (bench/interleave.hpp).
-  std::vector<double> m_round_medians;
-  std::vector<std::string> m_window;
-};
 
 // Two implementations sampled in the same interleaved rounds, compared
 // round by round: speedup = exp(median over rounds of ln(other / self)),
@@ -56,6 +28,7 @@ struct paired_speedup {
 // nullopt unless both rows have the same number of rounds (>= 2) from one window.
 [[nodiscard]] std::optional<paired_speedup> pair_rounds(const bench_row& self, const bench_row& other);
 
+// A row's m_error also holds Google Benchmark's own error_message.
 struct bench_set {
   std::string m_file;    // as given, for messages
   std::string m_kernel;  // empty for plain Google Benchmark JSON

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/format.hpp"
+#include "formats/correctness_result.hpp"
 
 namespace kopt {
 namespace {
@@ -14,74 +15,55 @@ struct trial_view {
   std::string m_failure;  // why it failed, read from the data
 };
 
-// Errors and tallies are never negative; null or absent is "not measured".
-std::optional<double> optional_number(const json_reader& node, const std::string& key) {
-  if (!node.has(key)) return std::nullopt;
-  return node.at(key).as_non_negative();
+void keep_max(std::optional<double>& worst, const std::optional<double>& value) {
+  if (value) worst = worst ? std::max(*worst, *value) : *value;
 }
 
-void keep_max(std::optional<double>& worst, const json_reader& output, const char* key) {
-  if (!output.has(key)) return;
-  const double value = output.at(key).as_non_negative();
-  worst = worst ? std::max(*worst, value) : value;
-}
-
-// total += the tally at `node`; a sum past int64 is an input error, not UB.
-void add_tally(std::int64_t& total, const json_reader& node) {
-  const std::int64_t value = node.as_non_negative_integer();
-  if (__builtin_add_overflow(total, value, &total)) node.fail("the total passes 2^63-1");
+// total += the output's tally `key`; a sum past int64 is an input error
+// naming the field, not UB.
+void add_tally(std::int64_t& total, std::int64_t value, const json_reader& output, const char* key) {
+  if (__builtin_add_overflow(total, value, &total)) output.at(key).fail("the total passes 2^63-1");
 }
 
 // A trial passes when its status says so AND its data agrees: no run error,
-// no modified input, every output passed with no mismatch and intact canaries.
-trial_view read_trial(const json_reader& trial, shape_correctness& shape) {
+// no modified input, every output passed with no mismatch and intact
+// canaries. `where` is the trial's place in the file, for messages.
+trial_view read_trial(const trial_record& trial, const json_reader& where, shape_correctness& shape) {
   trial_view view;
-  view.m_seed = trial.at("seed").as_non_negative_integer();
-  const std::string status = trial.at("status").as_string();
-  if (status != "pass" && status != "fail") {
-    trial.at("status").fail("expected \"pass\" or \"fail\", got \"" + shorten(status) + "\"");
-  }
+  view.m_seed = trial.m_seed;
   std::vector<std::string> problems;
-  if (trial.has("error")) problems.push_back(trial.at("error").as_string());
-  if (trial.has("modified_inputs")) {
-    const json_reader modified = trial.at("modified_inputs");
-    for (std::size_t i = 0; i < modified.size(); ++i) {
-      problems.push_back("input '" + modified.at(i).as_string() + "' modified");
+  if (trial.m_error) problems.push_back(*trial.m_error);
+  for (const std::string& input : trial.m_modified_inputs) problems.push_back("input '" + input + "' modified");
+  for (std::size_t i = 0; i < trial.m_outputs.size(); ++i) {
+    const output_result& out = trial.m_outputs[i];
+    const json_reader place = where.at("outputs").at(i);
+    keep_max(shape.m_max_abs, out.m_max_abs);
+    keep_max(shape.m_max_rel, out.m_max_rel);
+    keep_max(shape.m_rel_l2, out.m_rel_l2);
+    add_tally(shape.m_mismatches, out.m_mismatches, place, "mismatches");
+    add_tally(shape.m_nonfinite, out.m_nonfinite, place, "nonfinite");
+    add_tally(shape.m_unwritten, out.m_unwritten, place, "unwritten");
+    if (out.m_mismatches != 0) {
+      problems.push_back("output '" + out.m_arg + "': " + std::to_string(out.m_mismatches) + " mismatches, max_abs " +
+                         format_number(out.m_max_abs));
+    }
+    if (out.m_canary != "intact") problems.push_back("output '" + out.m_arg + "': canary " + out.m_canary);
+    if (!out.m_passed && out.m_mismatches == 0 && out.m_canary == "intact") {
+      problems.push_back("output '" + out.m_arg + "': failed (rel_l2 " + format_number(out.m_rel_l2) + ")");
+    }
+    if (!problems.empty() && shape.m_first_mismatch.is_null() && out.m_first_mismatch) {
+      const first_mismatch& m = *out.m_first_mismatch;
+      shape.m_first_mismatch = {{"flat", m.m_flat},
+                                {"index", m.m_index},
+                                {"got", number_or_null(m.m_got)},
+                                {"expected", number_or_null(m.m_expected)},
+                                {"seed", view.m_seed},
+                                {"arg", out.m_arg}};
     }
   }
-  const json_reader outputs = trial.at("outputs");
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const json_reader out = outputs.at(i);
-    const std::string arg = out.at("arg").as_string();
-    keep_max(shape.m_max_abs, out, "max_abs");
-    keep_max(shape.m_max_rel, out, "max_rel");
-    keep_max(shape.m_rel_l2, out, "rel_l2");
-    const std::int64_t mismatches = out.at("mismatches").as_non_negative_integer();
-    add_tally(shape.m_mismatches, out.at("mismatches"));
-    if (out.has("nonfinite")) add_tally(shape.m_nonfinite, out.at("nonfinite"));
-    if (out.has("unwritten")) add_tally(shape.m_unwritten, out.at("unwritten"));
-    const std::string canary = out.at("canary").as_string();
-    const bool output_passed = !out.has("passed") || out.at("passed").as_bool();
-    if (mismatches != 0) {
-      problems.push_back("output '" + arg + "': " + std::to_string(mismatches) + " mismatches, max_abs " +
-                         format_number(optional_number(out, "max_abs")));
-    }
-    if (canary != "intact") problems.push_back("output '" + arg + "': canary " + canary);
-    if (!output_passed && mismatches == 0 && canary == "intact") {
-      problems.push_back("output '" + arg + "': failed (rel_l2 " +
-                         format_number(optional_number(out, "rel_l2")) + ")");
-    }
-    if (!problems.empty() && shape.m_first_mismatch.is_null() && out.has("first_mismatch")) {
-      const json_reader first = out.at("first_mismatch");
-      if (!first.raw().is_object()) first.fail("expected an object");
-      shape.m_first_mismatch = first.raw();
-      shape.m_first_mismatch["seed"] = view.m_seed;
-      shape.m_first_mismatch["arg"] = arg;
-    }
-  }
-  if (status == "pass" && problems.empty()) {
+  if (trial.m_status == "pass" && problems.empty()) {
     view.m_passed = true;
-  } else if (status == "pass") {
+  } else if (trial.m_status == "pass") {
     view.m_failure = "results say pass, but " + join(problems, "; ");
   } else {
     view.m_failure = problems.empty() ? "failed" : join(problems, "; ");
@@ -96,6 +78,12 @@ shape_correctness& shape_entry(std::vector<shape_correctness>& shapes, const std
   shapes.push_back({});
   shapes.back().m_shape = text;
   return shapes.back();
+}
+
+// Errors are never negative; null or absent is "not measured".
+std::optional<double> optional_number(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_non_negative();
 }
 
 std::vector<std::int64_t> integers(const json_reader& node) {
@@ -135,32 +123,25 @@ correctness_summary summarize_correctness(const manifest& m, const std::string& 
   bool any_trial = false;
   for (const std::filesystem::path& path : files) {
     const json doc = read_json_file(path);
-    check_kind(doc, path, "kernelopt.correctness", 1);
     const json_reader root(doc, path.string());
-    if (root.at("kernel").as_string() != m.m_kernel) {
-      root.at("kernel").fail("expected \"" + m.m_kernel + "\", got \"" + shorten(root.at("kernel").as_string()) +
-                             "\"");
+    const correctness_result result = correctness_result_from_json(root);
+    if (result.m_kernel != m.m_kernel) {
+      root.at("kernel").fail("expected \"" + m.m_kernel + "\", got \"" + shorten(result.m_kernel) + "\"");
     }
-    if (root.at("variant").as_string() != variant) {
-      root.at("variant").fail("expected \"" + variant + "\", got \"" + shorten(root.at("variant").as_string()) + "\"");
+    if (result.m_variant != variant) {
+      root.at("variant").fail("expected \"" + variant + "\", got \"" + shorten(result.m_variant) + "\"");
     }
     summary.m_files.push_back(path.filename().string());
-    if (summary.m_device.empty() && root.has("device")) summary.m_device = root.at("device").as_string();
-    const std::string status = root.at("status").as_string();
-    if (status == "skipped") {
-      skip_reasons.push_back(root.has("skip_reason") ? root.at("skip_reason").as_string()
-                                                     : "no reason given");
+    if (summary.m_device.empty() && result.m_device) summary.m_device = *result.m_device;
+    if (result.m_status == "skipped") {
+      skip_reasons.push_back(result.m_skip_reason.value_or("no reason given"));
       continue;
     }
-    if (status != "pass" && status != "fail") {
-      root.at("status").fail("expected \"pass\", \"fail\" or \"skipped\", got \"" + shorten(status) + "\"");
-    }
-    const json_reader trials = root.at("trials");
-    for (std::size_t i = 0; i < trials.size(); ++i) {
-      const json_reader trial = trials.at(i);
+    for (std::size_t i = 0; i < result.m_trials.size(); ++i) {
+      const trial_record& trial = result.m_trials[i];
       any_trial = true;
-      shape_correctness& shape = shape_entry(summary.m_shapes, trial.at("shape").as_string());
-      const trial_view view = read_trial(trial, shape);
+      shape_correctness& shape = shape_entry(summary.m_shapes, trial.m_shape);
+      const trial_view view = read_trial(trial, root.at("trials").at(i), shape);
       auto [it, inserted] = seen[shape.m_shape].emplace(view.m_seed, view.m_passed);
       if (!inserted) it->second = it->second && view.m_passed;
       if (!view.m_passed)

@@ -18,9 +18,111 @@ std::optional<std::string> optional_string(const json_reader& parent, const std:
   return parent.at(key).as_string();
 }
 
+const char* const k_manifest_kind = "kernelopt.manifest";
+
+const std::vector<field_doc> k_manifest_fields = {
+    {"schema_version", "integer", "1"},
+    {"kind", "string", "`kernelopt.manifest`"},
+    {"kernel", "string", "the kernel's name (the CMake name rule)"},
+    {"backend", "string", "`cuda` or `host`"},
+    {"args", "array", "the tensor arguments in declaration order"},
+    {"dims", "array", "the dimension names the shapes bind"},
+    {"shapes", "array", "SHAPES, as declared (`rows=4096,cols=4096`)"},
+    {"quick_shapes", "array", "QUICK_SHAPES, likewise"},
+    {"seeds", "array", "the correctness trials' seeds (integers >= 0)"},
+    {"tolerance", "object | null", "TOLERANCE: `rtol`, `atol`, `max_rel_l2` (or null), `source`; null: per-dtype defaults"},
+    {"flops", "string", "the FLOPS expression, \"\" when not declared"},
+    {"bytes", "string", "the BYTES expression, likewise"},
+    {"targets", "array", "TARGETS, as declared"},
+    {"max_iterations", "integer | null", "MAX_ITERATIONS: kopt status stops once this many variants have a record; null: no limit"},
+    {"records_dir", "string", "absolute, without `..`: records go to `<records_dir>/<kernel>/`"},
+    {"reference", "object", "the reference implementation"},
+    {"variants", "array", "the variants in declaration order, the loop's order"},
+    {"baselines", "array", "the baselines (vendor libraries, ...)"},
+    {"timing", "object", "the timing settings"},
+    {"test_timeout_s", "number", "TIMEOUT: CTest's limit per generated test process, in seconds"},
+    {"executables", "object", "the generated test and benchmark, and kopt"},
+    {"tools", "object", "tools found at configure time"},
+    {"build_dir", "string", "`<build>/kernelopt/<kernel>`, the manifest's folder; absolute, without `..`"},
+};
+
+const std::vector<field_doc> k_arg_fields = {
+    {"name", "string", "the argument's name"},
+    {"dir", "string", "`in`, `out` or `inout`"},
+    {"dtype", "string", "its element type (`f32`, `bf16`, ...)"},
+    {"shape", "array", "its axes, dimension names or integers as text"},
+};
+
+const std::vector<field_doc> k_impl_fields = {
+    {"name", "string", "`reference`, or the variant's or baseline's name (the CMake name rule)"},
+    {"entry", "string", "the C++ entry function"},
+    {"backend", "string", "reference only: the backend it runs on (`host`)"},
+    {"precision", "string", "reference only: `f64` or `native`"},
+    {"sources", "array", "absolute paths of its source files (the source hash)"},
+    {"parent", "string | null", "variants and baselines: the version it improves on; null for the root and baselines"},
+    {"hypothesis", "string | null", "variants and baselines: why it should be faster; null when none was given"},
+    {"methods", "array", "variants and baselines: METHODS, checked against the machine code (baselines: [])"},
+    {"expect_failure", "string | null", "variants and baselines: the EXPECT_FAILURE regex, else null"},
+    {"static", "object", "CUDA variants, when kopt is built: the static check's inputs"},
+};
+
+const std::vector<field_doc> k_static_fields = {
+    {"objects", "array", "the variant's object files"},
+    {"args", "array", "the further arguments of its `kopt static` command"},
+};
+
+const std::vector<field_doc> k_executables_fields = {
+    {"test", "string", "the generated correctness test `<k>_kopt_test`"},
+    {"bench", "string", "the generated benchmark `<k>_kopt_bench`, \"\" when there is none"},
+    {"kopt", "string | null", "kopt, null when it is not built"},
+};
+
+const std::vector<field_doc> k_tools_fields = {
+    {"ncu", "string | null", "Nsight Compute's `ncu`"},
+    {"specs_dir", "string | null", "the folder of `kernelopt.spec` files"},
+    {"ceilings", "string | null", "KernelOpt_CEILINGS: a `kernelopt.ceilings` file"},
+};
+
+json or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
+
 impl_decl read_impl(const json_reader& node) {
-  return {read_name(node.at("name")), node.at("entry").as_string(), strings(node.at("sources")),
-          optional_string(node, "expect_failure")};
+  impl_decl impl{read_name(node.at("name")), node.at("entry").as_string(), strings(node.at("sources")),
+                 optional_string(node, "expect_failure")};
+  impl.m_backend = optional_string(node, "backend");
+  impl.m_precision = optional_string(node, "precision");
+  return impl;
+}
+
+json reference_json(const impl_decl& impl) {
+  return {{"name", impl.m_name},
+          {"entry", impl.m_entry},
+          {"backend", or_null(impl.m_backend)},
+          {"precision", or_null(impl.m_precision)},
+          {"sources", impl.m_sources}};
+}
+
+// Generate.cmake writes a baseline as it writes a variant, with no parent,
+// hypothesis or methods.
+json baseline_json(const impl_decl& impl) {
+  return {{"name", impl.m_name},
+          {"entry", impl.m_entry},
+          {"sources", impl.m_sources},
+          {"parent", nullptr},
+          {"hypothesis", nullptr},
+          {"methods", json::array()},
+          {"expect_failure", or_null(impl.m_expect_failure)}};
+}
+
+json variant_json(const variant_decl& v) {
+  json out = {{"name", v.m_name},
+              {"entry", v.m_entry},
+              {"sources", v.m_sources},
+              {"parent", or_null(v.m_parent)},
+              {"hypothesis", or_null(v.m_hypothesis)},
+              {"methods", v.m_methods},
+              {"expect_failure", or_null(v.m_expect_failure)}};
+  if (v.m_static) out["static"] = {{"objects", v.m_static->m_objects}, {"args", v.m_static->m_args}};
+  return out;
 }
 
 }  // namespace
@@ -34,32 +136,12 @@ json tolerance_from_json(const json_reader& node) {
   return node.raw();
 }
 
-bool timing_settings::same_as(const timing_settings& other) const {
-  const bool l2_same =
-      !m_l2_flush_bytes || !other.m_l2_flush_bytes || *m_l2_flush_bytes == *other.m_l2_flush_bytes;
-  return m_min_samples == other.m_min_samples && m_min_time_s == other.m_min_time_s &&
-         m_max_noise == other.m_max_noise && m_timeout_s == other.m_timeout_s &&
-         m_warmup_samples == other.m_warmup_samples && l2_same;
-}
-
-json to_json(const timing_settings& s) {
-  return {{"min_samples", s.m_min_samples},
-          {"min_time_s", s.m_min_time_s},
-          {"max_noise", s.m_max_noise},
-          {"timeout_s", s.m_timeout_s},
-          {"warmup_samples", s.m_warmup_samples},
-          {"l2_flush_bytes", s.m_l2_flush_bytes ? json(*s.m_l2_flush_bytes) : json(nullptr)}};
-}
-
-timing_settings timing_settings_from_json(const json_reader& node) {
-  timing_settings s;
-  s.m_min_samples = node.at("min_samples").as_count();
-  s.m_min_time_s = node.at("min_time_s").as_non_negative();
-  s.m_max_noise = node.at("max_noise").as_non_negative();
-  s.m_timeout_s = node.at("timeout_s").as_positive();
-  s.m_warmup_samples = node.at("warmup_samples").as_non_negative_integer();
-  if (node.has("l2_flush_bytes")) s.m_l2_flush_bytes = node.at("l2_flush_bytes").as_non_negative_integer();
-  return s;
+std::vector<std::string> manifest::input_dtypes() const {
+  std::vector<std::string> dtypes;
+  for (const arg_decl& a : m_args) {
+    if (a.m_dir != "out") dtypes.push_back(a.m_dtype);
+  }
+  return dtypes;
 }
 
 int manifest::variant_index(const std::string& name) const {
@@ -102,15 +184,22 @@ std::filesystem::path manifest::record_path(const std::string& variant) const {
   return kernel_records_dir() / (variant + ".json");
 }
 
-manifest read_manifest(const std::filesystem::path& path) {
-  const json doc = read_json_file(path);
-  check_kind(doc, path, "kernelopt.manifest", 1);
-  const json_reader root(doc, path.string());
+manifest manifest_from_json(const json_reader& root, const std::filesystem::path& path) {
+  (void)check_kind(root, k_manifest_kind, k_manifest_schema_version);
   manifest m;
   m.m_path = path;
   // Names and directories become paths kopt writes under: confined here.
   m.m_kernel = read_name(root.at("kernel"));
   m.m_backend = root.at("backend").as_string();
+  if (root.has("args")) {
+    const json_reader args = root.at("args");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const json_reader a = args.at(i);
+      m.m_args.push_back({a.at("name").as_string(), a.at("dir").as_string(), a.at("dtype").as_string(),
+                          a.has("shape") ? strings(a.at("shape")) : std::vector<std::string>{}});
+    }
+  }
+  if (root.has("dims")) m.m_dims = strings(root.at("dims"));
   m.m_shapes = strings(root.at("shapes"));
   m.m_quick_shapes = strings(root.at("quick_shapes"));
   const json_reader seeds = root.at("seeds");
@@ -119,6 +208,7 @@ manifest read_manifest(const std::filesystem::path& path) {
   m.m_flops = root.has("flops") ? root.at("flops").as_string() : "";
   m.m_bytes = root.has("bytes") ? root.at("bytes").as_string() : "";
   m.m_targets = strings(root.at("targets"));
+  if (root.has("max_iterations")) m.m_max_iterations = root.at("max_iterations").as_count();
   m.m_records_dir = read_root_dir(root.at("records_dir"));
   if (root.has("reference")) m.m_reference = read_impl(root.at("reference"));
   const json_reader variants = root.at("variants");
@@ -149,7 +239,10 @@ manifest read_manifest(const std::filesystem::path& path) {
   const json_reader executables = root.at("executables");
   m.m_test_executable = executables.at("test").as_string();
   m.m_bench_executable = executables.at("bench").as_string();
-  m.m_build_dir = root.has("build_dir") ? read_root_dir(root.at("build_dir")) : path.parent_path();
+  m.m_kopt_executable = optional_string(executables, "kopt");
+  // Checked like records_dir (a path kopt could write under); kopt uses the
+  // manifest's own folder, which is the same (build_dir()).
+  if (root.has("build_dir")) (void)read_root_dir(root.at("build_dir"));
   if (root.has("tools")) {
     const json_reader tools = root.at("tools");
     m.m_tools.m_ncu = optional_string(tools, "ncu");
@@ -157,6 +250,61 @@ manifest read_manifest(const std::filesystem::path& path) {
     m.m_tools.m_ceilings = optional_string(tools, "ceilings");
   }
   return m;
+}
+
+manifest read_manifest(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  return manifest_from_json(json_reader(doc, path.string()), path);
+}
+
+json to_json(const manifest& m) {
+  json args = json::array();
+  for (const arg_decl& a : m.m_args) {
+    args.push_back({{"name", a.m_name}, {"dir", a.m_dir}, {"dtype", a.m_dtype}, {"shape", a.m_shape}});
+  }
+  json variants = json::array();
+  for (const variant_decl& v : m.m_variants) variants.push_back(variant_json(v));
+  json baselines = json::array();
+  for (const impl_decl& b : m.m_baselines) baselines.push_back(baseline_json(b));
+  json out = {{"schema_version", k_manifest_schema_version},
+              {"kind", k_manifest_kind},
+              {"kernel", m.m_kernel},
+              {"backend", m.m_backend},
+              {"args", args},
+              {"dims", m.m_dims},
+              {"shapes", m.m_shapes},
+              {"quick_shapes", m.m_quick_shapes},
+              {"seeds", m.m_seeds},
+              {"tolerance", m.m_tolerance},
+              {"flops", m.m_flops},
+              {"bytes", m.m_bytes},
+              {"targets", m.m_targets},
+              {"max_iterations", m.m_max_iterations ? json(*m.m_max_iterations) : json(nullptr)},
+              {"records_dir", m.m_records_dir.string()}};
+  if (m.m_reference) out["reference"] = reference_json(*m.m_reference);
+  out["variants"] = variants;
+  out["baselines"] = baselines;
+  json timing = to_json(m.m_timing);
+  if (!m.m_timing.m_l2_flush_bytes) timing.erase("l2_flush_bytes");  // the bench's own, not declared
+  out["timing"] = timing;
+  if (m.m_test_timeout_s) out["test_timeout_s"] = *m.m_test_timeout_s;
+  out["executables"] = {{"test", m.m_test_executable},
+                        {"bench", m.m_bench_executable},
+                        {"kopt", or_null(m.m_kopt_executable)}};
+  out["tools"] = {{"ncu", or_null(m.m_tools.m_ncu)},
+                  {"specs_dir", or_null(m.m_tools.m_specs_dir)},
+                  {"ceilings", or_null(m.m_tools.m_ceilings)}};
+  out["build_dir"] = m.build_dir().string();
+  return out;
+}
+
+std::vector<format_table> manifest_tables() {
+  return {{"kernelopt.manifest", k_manifest_fields},
+          {"kernelopt.manifest: args[]", k_arg_fields},
+          {"kernelopt.manifest: reference, variants[], baselines[]", k_impl_fields},
+          {"kernelopt.manifest: variants[].static", k_static_fields},
+          {"kernelopt.manifest: executables", k_executables_fields},
+          {"kernelopt.manifest: tools", k_tools_fields}};
 }
 
 }  // namespace kopt

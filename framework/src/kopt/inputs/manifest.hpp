@@ -1,5 +1,8 @@
 // The manifest of one declared kernel (`kernelopt.manifest`, written by the
-// CMake functions): everything kopt knows about the kernel's loop.
+// CMake functions, cmake/kernelopt/Generate.cmake): everything kopt knows
+// about the kernel's loop. Read here once, by every reader; to_json writes
+// the same fields (the test formats.doc_tables checks both it and the
+// manifests the build wrote against manifest_tables()).
 #pragma once
 
 #include <cstdint>
@@ -9,25 +12,25 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/field_doc.hpp"
+#include "formats/timing_settings.hpp"
 
 namespace kopt {
 
-struct timing_settings {
-  std::int64_t m_min_samples = 0;
-  double m_min_time_s = 0;
-  double m_max_noise = 0;
-  double m_timeout_s = 0;
-  std::int64_t m_warmup_samples = 0;
-  std::optional<std::int64_t> m_l2_flush_bytes;  // known once a benchmark ran
+inline constexpr int k_manifest_schema_version = 1;
 
-  // NOTE: l2_flush_bytes is compared only when both sides know it.
-  [[nodiscard]] bool same_as(const timing_settings& other) const;
-};
-[[nodiscard]] json to_json(const timing_settings& settings);
-[[nodiscard]] timing_settings timing_settings_from_json(const json_reader& node);
 // A declared tolerance: null, or an object whose rtol / atol / max_rel_l2
 // (when present) are finite and >= 0; throws format_error naming the field.
 [[nodiscard]] json tolerance_from_json(const json_reader& node);
+
+// A tensor argument as declared (ARGS): its direction (in | out | inout),
+// dtype and shape axes.
+struct arg_decl {
+  std::string m_name;
+  std::string m_dir;
+  std::string m_dtype;
+  std::vector<std::string> m_shape;
+};
 
 struct impl_decl {
   std::string m_name;
@@ -36,6 +39,9 @@ struct impl_decl {
   // EXPECT_FAILURE's regex: declared known to be incorrect (absent in
   // manifests written before it was recorded).
   std::optional<std::string> m_expect_failure;
+  // The reference's own: its backend (host) and precision (f64 | native).
+  std::optional<std::string> m_backend;
+  std::optional<std::string> m_precision;
 };
 
 // The static SASS check of a variant, as its <k>.static.<v> test runs it:
@@ -67,6 +73,8 @@ struct manifest {
   std::filesystem::path m_path;
   std::string m_kernel;
   std::string m_backend;
+  std::vector<arg_decl> m_args;
+  std::vector<std::string> m_dims;
   std::vector<std::string> m_shapes;
   std::vector<std::string> m_quick_shapes;
   std::vector<std::int64_t> m_seeds;
@@ -74,6 +82,9 @@ struct manifest {
   std::string m_flops;
   std::string m_bytes;
   std::vector<std::string> m_targets;
+  // MAX_ITERATIONS: how many variants the loop may record before it stops
+  // (kopt status); absent when not declared.
+  std::optional<std::int64_t> m_max_iterations;
   std::filesystem::path m_records_dir;
   std::optional<impl_decl> m_reference;
   std::vector<variant_decl> m_variants;  // declaration order = the loop's order
@@ -83,8 +94,8 @@ struct manifest {
   // manifests written before it was recorded.
   std::optional<double> m_test_timeout_s;
   std::string m_test_executable;
-  std::string m_bench_executable;     // empty when the kernel has no benchmark target
-  std::filesystem::path m_build_dir;  // <build>/kernelopt/<kernel>
+  std::string m_bench_executable;  // empty when the kernel has no benchmark target
+  std::optional<std::string> m_kopt_executable;  // nullopt when kopt is not built
   manifest_tools m_tools;
 
   // Index in declaration order, or -1.
@@ -97,11 +108,24 @@ struct manifest {
   [[nodiscard]] std::filesystem::path record_path(const std::string& variant) const;
   // <records_dir>/<kernel>
   [[nodiscard]] std::filesystem::path kernel_records_dir() const;
-  // <build>/kernelopt/<kernel>: the directory holding the manifest.
+  // <build>/kernelopt/<kernel>: the directory holding the manifest (its
+  // "build_dir" names the same; it is checked, not kept).
   [[nodiscard]] std::filesystem::path build_dir() const { return m_path.parent_path(); }
+  // The dtypes of the in and inout arguments, in declaration order.
+  [[nodiscard]] std::vector<std::string> input_dtypes() const;
 };
 
-// Throws format_error naming the file and the JSON path.
+// The manifest as Generate.cmake writes it (build_dir: build_dir()).
+[[nodiscard]] json to_json(const manifest& m);
+// Checks kind and schema_version, names and directories (kopt writes under
+// them). `path` is where the document was read from. Throws format_error
+// naming the file and the JSON path.
+[[nodiscard]] manifest manifest_from_json(const json_reader& root, const std::filesystem::path& path);
 [[nodiscard]] manifest read_manifest(const std::filesystem::path& path);
+
+// Tables (docs/formats.md): the manifest, its args, implementations (the
+// reference, each variant and baseline), a variant's static check,
+// executables and tools.
+[[nodiscard]] std::vector<format_table> manifest_tables();
 
 }  // namespace kopt

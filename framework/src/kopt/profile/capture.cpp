@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/process.hpp"
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 #include "static/tool.hpp"
 
 namespace kopt::profile {
@@ -24,21 +24,6 @@ const char* const k_default_metrics =
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,"
     "launch__waves_per_multiprocessor,launch__grid_size,launch__block_size,launch__registers_per_thread,"
     "device__attribute_multiprocessor_count,device__attribute_display_name";
-
-// The raw manifest's input dtypes (the manifest struct keeps no args).
-std::vector<std::string> input_dtypes(const std::filesystem::path& manifest_file) {
-  const json doc = read_json_file(manifest_file);
-  const json_reader root(doc, manifest_file.string());
-  std::vector<std::string> dtypes;
-  if (!root.has("args")) return dtypes;
-  const json_reader args = root.at("args");
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const json_reader arg = args.at(i);
-    const std::string dir = arg.has("dir") ? arg.at("dir").as_string() : "";
-    if (dir != "out") dtypes.push_back(arg.has("dtype") ? arg.at("dtype").as_string() : "");
-  }
-  return dtypes;
-}
 
 std::string regex_escape(const std::string& text) {
   std::string out;
@@ -100,9 +85,9 @@ document_settings settings_for(const manifest& m, const settings_request& reques
   s.m_kernel = m.m_kernel;
   s.m_flops = m.m_flops;
   s.m_bytes = m.m_bytes;
-  s.m_input_dtypes = input_dtypes(m.m_path);
+  s.m_input_dtypes = m.input_dtypes();
   if (request.m_ceilings_file) {
-    s.m_ceilings = read_ceilings_document(*request.m_ceilings_file);  // every entry checked now, not at use
+    s.m_ceilings = read_ceilings(*request.m_ceilings_file);  // every entry checked now, not at use
     s.m_ceilings_file = *request.m_ceilings_file;
   }
   if (request.m_specs_dir) s.m_specs_dir = *request.m_specs_dir;
@@ -111,9 +96,10 @@ document_settings settings_for(const manifest& m, const settings_request& reques
   return s;
 }
 
-json capture(const manifest& m, const capture_request& request, document_settings settings, std::ostream& out) {
+profile_document capture(const manifest& m, const capture_request& request, document_settings settings,
+                         std::ostream& out) {
   if (m.m_backend != "cuda") {
-    return unavailable_json(m.m_kernel, "kernel " + m.m_kernel + " has backend " + m.m_backend +
+    return unavailable_document(m.m_kernel, "kernel " + m.m_kernel + " has backend " + m.m_backend +
                                             ": Nsight Compute profiles CUDA kernels only");
   }
   const std::vector<std::string>& impls = request.m_impls;
@@ -122,7 +108,7 @@ json capture(const manifest& m, const capture_request& request, document_setting
   const std::string ncu = find_ncu(request.m_ncu);
   if (ncu.empty()) {
     const std::string where = request.m_ncu ? " at " + *request.m_ncu : std::string(" in PATH or /usr/local/cuda/bin");
-    return unavailable_json(m.m_kernel,
+    return unavailable_document(m.m_kernel,
                             "ncu not found" + where + " (install Nsight Compute: it ships with the CUDA toolkit)");
   }
   if (m.m_bench_executable.empty() || !tool::is_executable(m.m_bench_executable)) {
@@ -136,12 +122,12 @@ json capture(const manifest& m, const capture_request& request, document_setting
 
   std::vector<benchmark_input> inputs;
   for (const std::string& impl : impls) {
-    for (const std::string& shape : shapes) {
+    for (const std::string& text : shapes) {
       benchmark_input in;
       in.m_impl = impl;
-      in.m_shape = shape;
-      in.m_name = m.m_kernel + "/" + impl + "/" + shape;
-      const std::string base = (work / safe_file_name(impl + "." + shape)).string();
+      in.m_shape = shape::parse(text);
+      in.m_name = m.m_kernel + "/" + impl + "/" + text;
+      const std::string base = (work / safe_file_name(impl + "." + text)).string();
       in.m_report = base + ".ncu-rep";
       std::vector<std::string> argv = {ncu, "--clock-control", "none", "--profile-from-start", "off"};
       for (const std::string& section : k_sections) {
@@ -162,7 +148,7 @@ json capture(const manifest& m, const capture_request& request, document_setting
       write_file_atomic(base + ".log", describe_command(argv) + "\n" + output);
       if (is_permission_problem(output)) {
         out << " counters not readable\n";
-        return unavailable_json(m.m_kernel, *ncu_problem(output));
+        return unavailable_document(m.m_kernel, *ncu_problem(output));
       }
       if (run.m_timed_out || !std::filesystem::exists(in.m_report)) {
         in.m_report.clear();
@@ -194,37 +180,38 @@ json capture(const manifest& m, const capture_request& request, document_setting
 // Writes `doc` to `out`, and with several implementations also each one's
 // own document beside it (<stem>.<impl>.json), the file `kopt record
 // --profile` takes for that variant.
-void write_documents(const std::filesystem::path& out, const json& doc, std::ostream& text) {
-  write_json_atomic(out, doc);
+void write_documents(const std::filesystem::path& out, const profile_document& doc, std::ostream& text) {
+  write_json_atomic(out, to_json(doc));
   text << "-> " << out.string() << "\n";
-  const json impls = doc.value("impls", json::object());
-  if (impls.size() < 2) return;
-  for (const auto& item : impls.items()) {
+  if (!doc.m_run || doc.m_run->m_impls.size() < 2) return;
+  for (const auto& [impl, overall] : doc.m_run->m_impls) {
     const std::filesystem::path file =
-        out.parent_path() / (out.stem().string() + "." + item.key() + out.extension().string());
-    write_json_atomic(file, impl_document(doc, item.key(), out.string()));
+        out.parent_path() / (out.stem().string() + "." + impl + out.extension().string());
+    write_json_atomic(file, to_json(impl_document(doc, impl)));
     text << "-> " << file.string() << "\n";
   }
 }
 
-void print_summary(const json& doc, std::ostream& out) {
-  for (const json& b : doc.value("benchmarks", json::array())) {
-    out << "  " << b.value("name", std::string()) << ": ";
-    if (b.value("status", std::string()) != "ok") {
-      out << "FAILED (" << b.value("error", std::string()) << ")\n";
-      continue;
+void print_summary(const profile_document& doc, std::ostream& out) {
+  if (doc.m_run) {
+    for (const profiled_benchmark& b : doc.m_run->m_benchmarks) {
+      out << "  " << b.m_name << ": ";
+      if (b.m_status != "ok") {
+        out << "FAILED (" << b.m_error.value_or("") << ")\n";
+        continue;
+      }
+      out << b.m_bottleneck << " (" << b.m_why << ")";
+      if (b.m_roofline.is_object()) {
+        const json& r = b.m_roofline;
+        char gap[32];
+        std::snprintf(gap, sizeof gap, "%.0f%%", 100 * r.value("fraction_of_attainable", 0.0));
+        out << "; " << gap << " of the " << r.value("bound", std::string()) << " roof";
+      }
+      out << "\n";
     }
-    out << b.value("bottleneck", std::string()) << " (" << b.value("why", std::string()) << ")";
-    if (b.contains("roofline") && b["roofline"].is_object()) {
-      const json& r = b["roofline"];
-      char gap[32];
-      std::snprintf(gap, sizeof gap, "%.0f%%", 100 * r.value("fraction_of_attainable", 0.0));
-      out << "; " << gap << " of the " << r.value("bound", std::string()) << " roof";
-    }
-    out << "\n";
   }
-  out << "profile: " << doc.value("status", std::string());
-  if (doc.contains("reason") && doc["reason"].is_string()) out << " (" << doc["reason"].get<std::string>() << ")";
+  out << "profile: " << doc.m_status;
+  if (doc.m_reason) out << " (" << *doc.m_reason << ")";
   out << "\n";
 }
 

@@ -44,15 +44,15 @@ struct capture_request {
 // The kernelopt.profile document of the request; status "ok", "partial" or
 // "unavailable". Progress goes to `progress`, one line per benchmark.
 // Throws std::runtime_error when the benchmark executable is not built.
-[[nodiscard]] json capture(const manifest& m, const capture_request& request, document_settings settings,
-                           std::ostream& progress);
+[[nodiscard]] profile_document capture(const manifest& m, const capture_request& request,
+                                       document_settings settings, std::ostream& progress);
 
 // Writes `doc` to `out`, and with several implementations also each one's
 // own document beside it (<stem>.<impl>.json), the file `kopt record
 // --profile` takes for that variant. Says where on `text`.
-void write_documents(const std::filesystem::path& out, const json& doc, std::ostream& text);
+void write_documents(const std::filesystem::path& out, const profile_document& doc, std::ostream& text);
 
 // One line per benchmark (bottleneck, roofline gap), then the status.
-void print_summary(const json& doc, std::ostream& out);
+void print_summary(const profile_document& doc, std::ostream& out);
 
 }  // namespace kopt::profile

@@ -45,20 +45,160 @@ json kernel_json(const kernel_profile& k) {
           {"findings", findings(k)}};
 }
 
-json unavailable_json(const std::string& kernel, const std::string& reason) {
-  return {{"schema_version", 1}, {"kind", "kernelopt.profile"}, {"kernel", kernel}, {"status", "unavailable"},
-          {"reason", reason}};
-}
-
 namespace {
 
-std::optional<double> work(const std::string& expression, const std::string& shape, std::string& why) {
+const char* const k_profile_kind = "kernelopt.profile";
+
+const std::vector<field_doc> k_profile_fields = {
+    {"schema_version", "integer", "1"},
+    {"kind", "string", "`kernelopt.profile`"},
+    {"kernel", "string", "the kernel"},
+    {"status", "string", "`ok` (every benchmark profiled), `partial` or `unavailable` (none)"},
+    {"reason", "string | null", "why not ok: the first failure, or why nothing was profiled"},
+    {"created_utc", "string", "when (absent, as everything below, when nothing was run)"},
+    {"device", "string", "the device name from ncu, or `unknown`"},
+    {"tool", "object", "`ncu` (its path, or `imported`) and its `version`"},
+    {"command", "array", "one benchmark's ncu command"},
+    {"thresholds", "object", "the bottleneck rules' thresholds and their source"},
+    {"ceilings", "object", "which files gave the roofs: `ceilings_file`, `spec_file`, `spec_note`"},
+    {"benchmarks", "array", "one per implementation x shape"},
+    {"impls", "object", "per implementation, by name"},
+    {"impl", "string", "only with a single implementation: its name"},
+    {"bottleneck", "string", "only with a single implementation: its bottleneck (the report's column)"},
+    {"roofline", "array", "only with a single implementation: its roofline gaps (the gate and report read them)"},
+};
+
+const std::vector<field_doc> k_benchmark_fields = {
+    {"name", "string", "`<kernel>/<impl>/<shape>`"},
+    {"impl", "string", "the implementation"},
+    {"shape", "string", "the shape as declared"},
+    {"report", "string | null", "the Nsight Compute report (.ncu-rep)"},
+    {"status", "string", "`ok` or `failed`"},
+    {"error", "string | null", "why it failed"},
+    {"kernels", "array", "ok: each profiled kernel's metrics, launch, bottleneck and findings (docs/profiling.md)"},
+    {"duration_ns", "number | null", "ok: the kernels' summed duration"},
+    {"dram_bytes", "number | null", "ok: the kernels' summed DRAM traffic"},
+    {"bottleneck", "string", "ok: the classification (docs/profiling.md)"},
+    {"ncu_rule", "string", "ok: the Nsight Compute rule it corresponds to"},
+    {"why", "string", "ok: the numbers behind it"},
+    {"dominant_kernel", "string", "ok: the longest kernel"},
+    {"flops", "number | null", "ok: FLOPS at the shape; null when not declared or not computable"},
+    {"bytes", "number | null", "ok: BYTES at the shape, likewise"},
+    {"dram_bytes_over_model", "number", "ok, when both are known: measured DRAM bytes / BYTES"},
+    {"roofline", "object | null", "ok: the roofline point (docs/profiling.md); null without both roofs"},
+    {"roofline_unavailable", "string", "ok, when `roofline` is null: why"},
+    {"findings", "array", "ok: what the numbers suggest, one line each"},
+};
+
+const std::vector<field_doc> k_impl_fields = {
+    {"bottleneck", "string", "the bottleneck over its shapes, or `not profiled`"},
+    {"roofline", "array", "its roofline gap at each shape that has one"},
+};
+
+const std::vector<field_doc> k_gap_fields = {
+    {"shape", "string", "the shape"},
+    {"gap", "number", "1 - achieved / attainable"},
+    {"bound", "string", "`memory` or `compute`: the lower roof there"},
+};
+
+json or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
+
+std::optional<std::string> optional_string(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_string();
+}
+
+std::optional<double> optional_number(const json_reader& node, const std::string& key) {
+  if (!node.has(key)) return std::nullopt;
+  return node.at(key).as_number();
+}
+
+std::vector<std::string> strings(const json_reader& node) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(node.at(i).as_string());
+  return out;
+}
+
+json object_at(const json_reader& node, const std::string& key) {
+  const json_reader value = node.at(key);
+  if (!value.raw().is_object()) value.fail("expected an object");
+  return value.raw();
+}
+
+json to_json(const impl_profile& impl) {
+  json gaps = json::array();
+  for (const roofline_gap& g : impl.m_roofline) gaps.push_back({{"shape", g.m_shape}, {"gap", g.m_gap}, {"bound", g.m_bound}});
+  return {{"bottleneck", impl.m_bottleneck}, {"roofline", gaps}};
+}
+
+impl_profile impl_from_json(const json_reader& node) {
+  impl_profile impl;
+  impl.m_bottleneck = node.at("bottleneck").as_string();
+  const json_reader gaps = node.at("roofline");
+  for (std::size_t i = 0; i < gaps.size(); ++i) {
+    const json_reader g = gaps.at(i);
+    impl.m_roofline.push_back({g.at("shape").as_string(), g.at("gap").as_number(), g.at("bound").as_string()});
+  }
+  return impl;
+}
+
+json to_json(const profiled_benchmark& b) {
+  json entry = {{"name", b.m_name}, {"impl", b.m_impl}, {"shape", b.m_shape}, {"report", or_null(b.m_report)},
+                {"status", b.m_status}, {"error", or_null(b.m_error)}};
+  if (b.m_status != "ok") return entry;
+  entry["kernels"] = b.m_kernels;
+  entry["duration_ns"] = number_or_null(b.m_duration_ns);
+  entry["dram_bytes"] = number_or_null(b.m_dram_bytes);
+  entry["bottleneck"] = b.m_bottleneck;
+  entry["ncu_rule"] = b.m_ncu_rule;
+  entry["why"] = b.m_why;
+  entry["dominant_kernel"] = b.m_dominant_kernel;
+  entry["flops"] = number_or_null(b.m_flops);
+  entry["bytes"] = number_or_null(b.m_bytes);
+  if (b.m_dram_bytes_over_model) entry["dram_bytes_over_model"] = *b.m_dram_bytes_over_model;
+  entry["roofline"] = b.m_roofline;
+  if (b.m_roofline_unavailable) entry["roofline_unavailable"] = *b.m_roofline_unavailable;
+  entry["findings"] = b.m_findings;
+  return entry;
+}
+
+profiled_benchmark benchmark_from_json(const json_reader& node) {
+  profiled_benchmark b;
+  b.m_name = node.at("name").as_string();
+  b.m_impl = node.at("impl").as_string();
+  b.m_shape = node.at("shape").as_string();
+  b.m_report = optional_string(node, "report");
+  b.m_status = node.at("status").as_string();
+  if (b.m_status != "ok" && b.m_status != "failed") {
+    node.at("status").fail("expected \"ok\" or \"failed\", got \"" + shorten(b.m_status) + "\"");
+  }
+  b.m_error = optional_string(node, "error");
+  if (b.m_status != "ok") return b;
+  const json_reader kernels = node.at("kernels");
+  (void)kernels.size();  // an array
+  b.m_kernels = kernels.raw();
+  b.m_duration_ns = optional_number(node, "duration_ns");
+  b.m_dram_bytes = optional_number(node, "dram_bytes");
+  b.m_bottleneck = node.at("bottleneck").as_string();
+  b.m_ncu_rule = node.at("ncu_rule").as_string();
+  b.m_why = node.at("why").as_string();
+  b.m_dominant_kernel = node.at("dominant_kernel").as_string();
+  b.m_flops = optional_number(node, "flops");
+  b.m_bytes = optional_number(node, "bytes");
+  b.m_dram_bytes_over_model = optional_number(node, "dram_bytes_over_model");
+  b.m_roofline = node.has("roofline") ? object_at(node, "roofline") : json(nullptr);
+  b.m_roofline_unavailable = optional_string(node, "roofline_unavailable");
+  b.m_findings = strings(node.at("findings"));
+  return b;
+}
+
+std::optional<double> work(const std::string& expression, const shape& at, std::string& why) {
   if (expression.empty()) {
     why = "the kernel declares no FLOPS/BYTES";
     return std::nullopt;
   }
   try {
-    return evaluate(expression, shape_dims(shape));
+    return evaluate(expression, at.values());
   } catch (const std::exception& e) {
     why = e.what();
     return std::nullopt;
@@ -67,7 +207,7 @@ std::optional<double> work(const std::string& expression, const std::string& sha
 
 }  // namespace
 
-json build_document(const document_settings& settings, const std::vector<benchmark_input>& inputs) {
+profile_document build_document(const document_settings& settings, const std::vector<benchmark_input>& inputs) {
   // Parse every CSV first: the device name they carry picks the spec file.
   std::vector<std::vector<kernel_profile>> kernels(inputs.size());
   std::vector<std::string> errors(inputs.size());
@@ -92,14 +232,14 @@ json build_document(const document_settings& settings, const std::vector<benchma
   ceiling_set ceilings;
   json sources = json::object();
   if (settings.m_ceilings) {
-    ceilings.add_ceilings_document(*settings.m_ceilings, settings.m_ceilings_file);
+    ceilings.add_ceilings(*settings.m_ceilings, settings.m_ceilings_file);
     sources["ceilings_file"] = settings.m_ceilings_file;
   }
   std::string spec_note;
   if (!settings.m_specs_dir.empty()) {
     if (const auto spec = find_spec(settings.m_specs_dir, device)) {
-      ceilings.add_spec_document(read_json_file(*spec), spec->string());
-      sources["spec_file"] = spec->string();
+      ceilings.add_spec(*spec);
+      sources["spec_file"] = spec->m_path.string();
     } else {
       spec_note = device.empty() ? "device unknown: no spec file matched"
                                  : "no spec file in " + settings.m_specs_dir.string() + " matches \"" + shorten(device) + "\"";
@@ -107,48 +247,48 @@ json build_document(const document_settings& settings, const std::vector<benchma
   }
   if (!spec_note.empty()) sources["spec_note"] = spec_note;
 
-  json benchmarks = json::array();
+  profile_run run;
   std::map<std::string, std::vector<std::string>> bottlenecks;  // impl -> per shape
-  std::map<std::string, json> gaps;                            // impl -> [{shape, gap}]
+  std::map<std::string, std::vector<roofline_gap>> gaps;       // impl -> per shape with a roofline
   std::vector<std::string> impl_order;
   std::size_t profiled = 0;
   std::string first_error;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const benchmark_input& in = inputs[i];
     if (std::find(impl_order.begin(), impl_order.end(), in.m_impl) == impl_order.end()) impl_order.push_back(in.m_impl);
-    json entry = {{"name", in.m_name}, {"impl", in.m_impl}, {"shape", in.m_shape},
-                  {"report", in.m_report.empty() ? json(nullptr) : json(in.m_report)}};
+    profiled_benchmark entry;
+    entry.m_name = in.m_name;
+    entry.m_impl = in.m_impl;
+    entry.m_shape = in.m_shape.text();
+    if (!in.m_report.empty()) entry.m_report = in.m_report;
     if (!errors[i].empty()) {
-      entry["status"] = "failed";
-      entry["error"] = errors[i];
+      entry.m_status = "failed";
+      entry.m_error = errors[i];
       if (first_error.empty()) first_error = in.m_name + ": " + errors[i];
-      benchmarks.push_back(entry);
+      run.m_benchmarks.push_back(std::move(entry));
       continue;
     }
     ++profiled;
     const benchmark_summary summary = summarize(kernels[i]);
-    json kernel_list = json::array();
-    for (const kernel_profile& k : kernels[i]) kernel_list.push_back(kernel_json(k));
-    entry["status"] = "ok";
-    entry["error"] = nullptr;
-    entry["kernels"] = kernel_list;
-    entry["duration_ns"] = number_or_null(summary.m_duration_ns);
-    entry["dram_bytes"] = number_or_null(summary.m_dram_bytes);
-    entry["bottleneck"] = summary.m_class.m_bottleneck;
-    entry["ncu_rule"] = summary.m_class.m_ncu_rule;
-    entry["why"] = summary.m_class.m_why;
-    entry["dominant_kernel"] = summary.m_dominant_kernel;
+    for (const kernel_profile& k : kernels[i]) entry.m_kernels.push_back(kernel_json(k));
+    entry.m_status = "ok";
+    entry.m_duration_ns = summary.m_duration_ns;
+    entry.m_dram_bytes = summary.m_dram_bytes;
+    entry.m_bottleneck = summary.m_class.m_bottleneck;
+    entry.m_ncu_rule = summary.m_class.m_ncu_rule;
+    entry.m_why = summary.m_class.m_why;
+    entry.m_dominant_kernel = summary.m_dominant_kernel;
     std::vector<std::string> notes = summary.m_findings;
 
     std::string why_flops;
     std::string why_bytes;
     const std::optional<double> flops = work(settings.m_flops, in.m_shape, why_flops);
     const std::optional<double> bytes = work(settings.m_bytes, in.m_shape, why_bytes);
-    entry["flops"] = number_or_null(flops);
-    entry["bytes"] = number_or_null(bytes);
+    entry.m_flops = flops;
+    entry.m_bytes = bytes;
     if (bytes && summary.m_dram_bytes && *bytes > 0) {
       const double ratio = *summary.m_dram_bytes / *bytes;
-      entry["dram_bytes_over_model"] = ratio;
+      entry.m_dram_bytes_over_model = ratio;
       if (ratio > 1.2) {
         notes.push_back("DRAM traffic is " + format_number(ratio, 3) + "x the work model's BYTES: data is read or written more than once");
       }
@@ -166,88 +306,143 @@ json build_document(const document_settings& settings, const std::vector<benchma
       const roofline_point p = roofline(*flops, *bytes, summary.m_dram_bytes, *summary.m_duration_ns, *compute, *bandwidth);
       json r = to_json(p);
       r["compute_ceiling"]["why"] = choice.m_why;
-      entry["roofline"] = r;
-      gaps[in.m_impl].push_back({{"shape", in.m_shape}, {"gap", p.m_gap}, {"bound", p.m_bound}});
+      entry.m_roofline = r;
+      gaps[in.m_impl].push_back({in.m_shape.text(), p.m_gap, p.m_bound});
     } else {
-      entry["roofline"] = nullptr;
-      entry["roofline_unavailable"] = roofline_missing;
+      entry.m_roofline = nullptr;
+      entry.m_roofline_unavailable = roofline_missing;
     }
-    entry["findings"] = notes;
+    entry.m_findings = notes;
     bottlenecks[in.m_impl].push_back(summary.m_class.m_bottleneck);
-    benchmarks.push_back(entry);
+    run.m_benchmarks.push_back(std::move(entry));
   }
 
-  json impls = json::object();
   for (const std::string& impl : impl_order) {
-    impls[impl] = {{"bottleneck", bottlenecks.count(impl) ? overall_bottleneck(bottlenecks[impl]) : "not profiled"},
-                   {"roofline", gaps.count(impl) ? gaps[impl] : json::array()}};
+    impl_profile overall;
+    if (bottlenecks.count(impl) != 0) overall.m_bottleneck = overall_bottleneck(bottlenecks[impl]);
+    if (gaps.count(impl) != 0) overall.m_roofline = gaps[impl];
+    run.m_impls.emplace_back(impl, std::move(overall));
   }
-  std::string status = "ok";
-  if (profiled == 0) status = "unavailable";
-  else if (profiled < inputs.size()) status = "partial";
-  json doc = {{"schema_version", 1},
-              {"kind", "kernelopt.profile"},
-              {"kernel", settings.m_kernel},
-              {"status", status},
-              {"reason", status == "ok" ? json(nullptr) : json(first_error.empty() ? "nothing to profile" : first_error)},
-              {"created_utc", utc_now_iso()},
-              {"device", device.empty() ? json("unknown") : json(device)},
-              {"tool", settings.m_tool},
-              {"command", settings.m_command},
-              {"thresholds", thresholds_json()},
-              {"ceilings", sources},
-              {"benchmarks", benchmarks},
-              {"impls", impls}};
-  if (impl_order.size() == 1) {
-    doc["impl"] = impl_order.front();
-    doc["bottleneck"] = impls[impl_order.front()]["bottleneck"];
-    doc["roofline"] = impls[impl_order.front()]["roofline"];
-  }
+  profile_document doc;
+  doc.m_kernel = settings.m_kernel;
+  doc.m_status = "ok";
+  if (profiled == 0) doc.m_status = "unavailable";
+  else if (profiled < inputs.size()) doc.m_status = "partial";
+  if (doc.m_status != "ok") doc.m_reason = first_error.empty() ? "nothing to profile" : first_error;
+  run.m_created_utc = utc_now_iso();
+  if (!device.empty()) run.m_device = device;
+  run.m_tool = settings.m_tool;
+  run.m_command = settings.m_command;
+  run.m_thresholds = thresholds_json();
+  run.m_ceilings = sources;
+  if (impl_order.size() == 1) run.m_impl = impl_order.front();
+  doc.m_run = std::move(run);
   return doc;
 }
 
-json impl_document(const json& doc, const std::string& impl, const std::string& file) {
-  const json_reader root(doc, file);
-  if (!doc.is_object()) root.fail("expected an object");
-  json out = doc;
-  json benchmarks = json::array();
+profile_document impl_document(const profile_document& doc, const std::string& impl) {
+  if (!doc.m_run) return doc;
+  profile_document out = doc;
+  profile_run& run = *out.m_run;
+  run.m_benchmarks.clear();
   std::size_t ok = 0;
-  std::size_t total = 0;
   std::string first_error;
-  if (root.has("benchmarks")) {
-    const json_reader list = root.at("benchmarks");
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const json_reader b = list.at(i);
-      if (!b.raw().is_object()) b.fail("expected an object");
-      if ((b.has("impl") ? b.at("impl").as_string() : "") != impl) continue;
-      ++total;
-      if ((b.has("status") ? b.at("status").as_string() : "") == "ok") {
-        ++ok;
-      } else if (first_error.empty()) {
-        first_error = (b.has("name") ? b.at("name").as_string() : "") + ": " +
-                      (b.has("error") ? b.at("error").as_string() : "failed");
-      }
-      benchmarks.push_back(b.raw());
+  for (const profiled_benchmark& b : doc.m_run->m_benchmarks) {
+    if (b.m_impl != impl) continue;
+    if (b.m_status == "ok") {
+      ++ok;
+    } else if (first_error.empty()) {
+      first_error = b.m_name + ": " + b.m_error.value_or("failed");
     }
+    run.m_benchmarks.push_back(b);
   }
+  const std::size_t total = run.m_benchmarks.size();
+  out.m_status = ok == 0 ? "unavailable" : (ok < total ? "partial" : "ok");
+  out.m_reason = std::nullopt;
+  if (!(ok == total && total > 0)) out.m_reason = first_error.empty() ? "not profiled" : first_error;
+  run.m_impls.clear();
+  if (const impl_profile* own = doc.m_run->find_impl(impl)) run.m_impls.emplace_back(impl, *own);
+  run.m_impl = impl;
+  return out;
+}
+
+const impl_profile* profile_run::find_impl(const std::string& impl) const {
+  for (const auto& [name, profile] : m_impls) {
+    if (name == impl) return &profile;
+  }
+  return nullptr;
+}
+
+profile_document unavailable_document(const std::string& kernel, const std::string& reason) {
+  profile_document doc;
+  doc.m_kernel = kernel;
+  doc.m_status = "unavailable";
+  doc.m_reason = reason;
+  return doc;
+}
+
+json to_json(const profile_document& doc) {
+  json out = {{"schema_version", k_profile_schema_version},
+              {"kind", k_profile_kind},
+              {"kernel", doc.m_kernel},
+              {"status", doc.m_status},
+              {"reason", or_null(doc.m_reason)}};
+  if (!doc.m_run) return out;
+  const profile_run& run = *doc.m_run;
+  json benchmarks = json::array();
+  for (const profiled_benchmark& b : run.m_benchmarks) benchmarks.push_back(to_json(b));
+  json impls = json::object();
+  for (const auto& [name, impl] : run.m_impls) impls[name] = to_json(impl);
+  out["created_utc"] = run.m_created_utc;
+  out["device"] = run.m_device;
+  out["tool"] = run.m_tool;
+  out["command"] = run.m_command;
+  out["thresholds"] = run.m_thresholds;
+  out["ceilings"] = run.m_ceilings;
   out["benchmarks"] = benchmarks;
-  out["status"] = ok == 0 ? "unavailable" : (ok < total ? "partial" : "ok");
-  out["reason"] = ok == total && total > 0 ? json(nullptr) : json(first_error.empty() ? "not profiled" : first_error);
-  out["impls"] = json::object();
-  out["impl"] = impl;
-  out["bottleneck"] = "not profiled";
-  out["roofline"] = json::array();
-  if (root.has("impls")) {
-    const json_reader impls = root.at("impls");
-    if (!impls.raw().is_object()) impls.fail("expected an object of implementations");
-    if (impls.has(impl)) {
-      const json_reader entry = impls.at(impl);
-      out["impls"][impl] = entry.raw();
-      out["bottleneck"] = entry.at("bottleneck").raw();
-      out["roofline"] = entry.at("roofline").raw();
-    }
+  out["impls"] = impls;
+  if (run.m_impl) {
+    const impl_profile* own = run.find_impl(*run.m_impl);
+    const json overall = to_json(own != nullptr ? *own : impl_profile{});
+    out["impl"] = *run.m_impl;
+    out["bottleneck"] = overall["bottleneck"];
+    out["roofline"] = overall["roofline"];
   }
   return out;
+}
+
+profile_document profile_document_from_json(const json_reader& root) {
+  (void)check_kind(root, k_profile_kind, k_profile_schema_version);
+  profile_document doc;
+  doc.m_kernel = root.at("kernel").as_string();
+  doc.m_status = root.at("status").as_string();
+  if (doc.m_status != "ok" && doc.m_status != "partial" && doc.m_status != "unavailable") {
+    root.at("status").fail("expected \"ok\", \"partial\" or \"unavailable\", got \"" + shorten(doc.m_status) + "\"");
+  }
+  doc.m_reason = optional_string(root, "reason");
+  if (!root.has("created_utc")) return doc;
+  profile_run run;
+  run.m_created_utc = root.at("created_utc").as_string();
+  run.m_device = root.at("device").as_string();
+  run.m_tool = object_at(root, "tool");
+  run.m_command = strings(root.at("command"));
+  run.m_thresholds = object_at(root, "thresholds");
+  run.m_ceilings = object_at(root, "ceilings");
+  const json_reader benchmarks = root.at("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) run.m_benchmarks.push_back(benchmark_from_json(benchmarks.at(i)));
+  const json_reader impls = root.at("impls");
+  if (!impls.raw().is_object()) impls.fail("expected an object of implementations");
+  for (const auto& item : impls.raw().items()) run.m_impls.emplace_back(item.key(), impl_from_json(impls.at(item.key())));
+  run.m_impl = optional_string(root, "impl");
+  doc.m_run = std::move(run);
+  return doc;
+}
+
+std::vector<format_table> profile_tables() {
+  return {{"kernelopt.profile", k_profile_fields},
+          {"kernelopt.profile: benchmarks[]", k_benchmark_fields},
+          {"kernelopt.profile: impls.<name>", k_impl_fields},
+          {"kernelopt.profile: roofline[], impls.<name>.roofline[]", k_gap_fields}};
 }
 
 }  // namespace kopt::profile

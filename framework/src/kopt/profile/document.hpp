@@ -1,30 +1,109 @@
-// The kernelopt.profile document (docs/formats.md): every benchmark's
-// kernels, classification, findings and roofline, per implementation and
-// overall; and the document that says why there is no profile.
+// The kernelopt.profile document (docs/profiling.md, docs/formats.md):
+// every benchmark's kernels, classification, findings and roofline, per
+// implementation and overall; and the document that says why there is no
+// profile. One type, profile_document, written by `kopt profile` /
+// `profile-import` and read back by them (the per-implementation cut);
+// a record embeds the file as given (`kopt record --profile`).
 #pragma once
 
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "core/shape.hpp"
+#include "formats/field_doc.hpp"
 #include "kopt/profile/bottleneck.hpp"
 #include "kopt/profile/roofline.hpp"
 
 namespace kopt::profile {
 
+inline constexpr int k_profile_schema_version = 1;
+
 [[nodiscard]] json kernel_json(const kernel_profile& k);
 
+// One implementation's roofline gap at one shape.
+struct roofline_gap {
+  std::string m_shape;
+  double m_gap = 0;     // 1 - achieved / attainable
+  std::string m_bound;  // "memory" | "compute"
+};
+
+// An implementation overall: its bottleneck over the shapes and its gaps.
+struct impl_profile {
+  std::string m_bottleneck = "not profiled";
+  std::vector<roofline_gap> m_roofline;
+};
+
+// One benchmark (`<k>/<impl>/<shape>`) as profiled.
+struct profiled_benchmark {
+  std::string m_name;
+  std::string m_impl;
+  std::string m_shape;
+  std::optional<std::string> m_report;  // the .ncu-rep
+  std::string m_status = "failed";      // ok | failed
+  std::optional<std::string> m_error;   // failed: why
+  // The rest when ok:
+  json m_kernels = json::array();  // kernel_json of each profiled kernel
+  std::optional<double> m_duration_ns;
+  std::optional<double> m_dram_bytes;
+  std::string m_bottleneck;
+  std::string m_ncu_rule;
+  std::string m_why;
+  std::string m_dominant_kernel;
+  std::optional<double> m_flops;  // the work model at the shape
+  std::optional<double> m_bytes;
+  std::optional<double> m_dram_bytes_over_model;
+  json m_roofline;  // roofline_point's JSON with compute_ceiling.why, or null
+  std::optional<std::string> m_roofline_unavailable;
+  std::vector<std::string> m_findings;
+};
+
+// What a profiling run adds to the status (absent from the document that
+// says why nothing was profiled).
+struct profile_run {
+  std::string m_created_utc;
+  std::string m_device = "unknown";
+  json m_tool = json::object();      // {"ncu": path, "version": ...}
+  std::vector<std::string> m_command;  // one benchmark's ncu command
+  json m_thresholds = json::object();  // the bottleneck rules' thresholds
+  json m_ceilings = json::object();    // which files gave the roofs: ceilings_file, spec_file, spec_note
+  std::vector<profiled_benchmark> m_benchmarks;
+  std::vector<std::pair<std::string, impl_profile>> m_impls;  // in benchmark order
+  // With a single implementation its name; the document then repeats its
+  // bottleneck and roofline at the top level (report and gate read those).
+  std::optional<std::string> m_impl;
+
+  [[nodiscard]] const impl_profile* find_impl(const std::string& impl) const;
+};
+
+struct profile_document {
+  std::string m_kernel;
+  std::string m_status = "unavailable";  // ok | partial | unavailable
+  std::optional<std::string> m_reason;   // why not ok
+  std::optional<profile_run> m_run;      // nullopt: nothing was profiled (the short document)
+};
+
+[[nodiscard]] json to_json(const profile_document& doc);
+// Checks kind, schema_version, statuses and every typed field. Throws
+// format_error naming the file and the field.
+[[nodiscard]] profile_document profile_document_from_json(const json_reader& root);
+
+// Tables (docs/formats.md): the document, a benchmark, an implementation,
+// a roofline gap.
+[[nodiscard]] std::vector<format_table> profile_tables();
+
 // The unavailable document: {"status": "unavailable", "reason": ...}.
-[[nodiscard]] json unavailable_json(const std::string& kernel, const std::string& reason);
+[[nodiscard]] profile_document unavailable_document(const std::string& kernel, const std::string& reason);
 
 // One benchmark (`<k>/<impl>/<shape>`, one launch profiled by ncu).
 struct benchmark_input {
   std::string m_name;
   std::string m_impl;
-  std::string m_shape;            // "rows=4096,cols=4096"
+  shape m_shape;                  // "rows=4096,cols=4096", parsed once
   std::optional<std::string> m_csv;  // ncu's raw CSV page of the launch; nullopt: see m_error
   std::string m_csv_file;         // where it came from, for messages
   std::string m_error;            // why there is no CSV
@@ -36,7 +115,7 @@ struct document_settings {
   std::string m_flops;   // FLOPS / BYTES expressions of the manifest ("" = not declared)
   std::string m_bytes;
   std::vector<std::string> m_input_dtypes;  // dtypes of the in / inout tensors
-  std::optional<json> m_ceilings;           // a kernelopt.ceilings document
+  std::optional<ceilings_file> m_ceilings;  // --ceilings
   std::string m_ceilings_file;
   std::filesystem::path m_specs_dir;        // framework/specs ("" = none)
   std::string m_device;                     // device name when the CSV lacks it ("" = unknown)
@@ -50,10 +129,10 @@ struct document_settings {
 // at the top level too when there is only one implementation (`kopt record`
 // embeds such a file: report and gate read "bottleneck" and "roofline").
 // status: "ok" (every benchmark profiled), "partial", or "unavailable" (none).
-[[nodiscard]] json build_document(const document_settings& settings, const std::vector<benchmark_input>& inputs);
+[[nodiscard]] profile_document build_document(const document_settings& settings,
+                                              const std::vector<benchmark_input>& inputs);
 
 // The single-implementation document of `impl` cut out of a multi-impl one.
-// Throws format_error naming `file` and the field when `doc` is malformed.
-[[nodiscard]] json impl_document(const json& doc, const std::string& impl, const std::string& file);
+[[nodiscard]] profile_document impl_document(const profile_document& doc, const std::string& impl);
 
 }  // namespace kopt::profile

@@ -4,34 +4,23 @@
 #include <cmath>
 #include <regex>
 
-#include "kopt/inputs/ceilings.hpp"
+#include "formats/ceilings.hpp"
 
 namespace kopt::profile {
 
-void ceiling_set::add_ceilings_document(const json& doc, const std::string& file) {
-  for (const ceiling& c : ceilings_from_json(doc, file).m_ceilings) {  // values checked there: finite, > 0
+void ceiling_set::add_ceilings(const ceilings_file& ceilings, const std::string& file) {
+  for (const ceiling& c : ceilings.m_ceilings) {  // values checked where read: finite, > 0
     if (!c.m_value) continue;
     m_values[c.m_name] = {c.m_name, *c.m_value, c.m_unit,
                           (c.m_source == "measured" ? "measured, " : c.m_source + ", ") + file};
   }
 }
 
-void ceiling_set::add_spec_document(const json& doc, const std::string& file) {
-  const json_reader root(doc, file);
-  if (!root.has("values")) return;
-  const json_reader values = root.at("values");
-  if (!values.raw().is_object()) values.fail("expected an object of named values");
-  const std::string device = root.has("device") ? root.at("device").as_string() : "?";
-  for (const auto& item : values.raw().items()) {
-    const json_reader entry = values.at(item.key());
-    if (!entry.raw().is_object() || !entry.has("value")) continue;  // notes, or a value the spec sheet lacks
-    if (entry.at("value").raw() == "unknown") continue;               // unknown, with a reason
-    const std::string unit = entry.has("unit") ? entry.at("unit").as_string() : "";
-    if (unit != "B/s" && unit != "FLOP/s") continue;
-    const double value = entry.at("value").as_positive();
-    if (m_values.count(item.key()) != 0) continue;  // measured wins
-    const std::string source = entry.has("source") ? entry.at("source").as_string() : "?";
-    m_values[item.key()] = {item.key(), value, unit, "spec " + device + ": " + source + " (" + file + ")"};
+void ceiling_set::add_spec(const spec_file& spec) {
+  for (const ceiling& c : spec.rates()) {
+    if (m_values.count(c.m_name) != 0) continue;  // measured wins
+    m_values[c.m_name] = {c.m_name, *c.m_value, c.m_unit,
+                          "spec " + spec.m_device + ": " + c.m_source + " (" + spec.m_path.string() + ")"};
   }
 }
 
@@ -119,7 +108,7 @@ json to_json(const roofline_point& p) {
           {"gap", p.m_gap}};
 }
 
-std::optional<std::filesystem::path> find_spec(const std::filesystem::path& specs_dir, const std::string& device_name) {
+std::optional<spec_file> find_spec(const std::filesystem::path& specs_dir, const std::string& device_name) {
   std::error_code error;
   // Device names are short; a longer one (from a hostile CSV) matches no
   // spec rather than feeding std::regex, whose matcher recurses per character.
@@ -132,15 +121,14 @@ std::optional<std::filesystem::path> find_spec(const std::filesystem::path& spec
   }
   std::sort(files.begin(), files.end());
   for (const std::filesystem::path& file : files) {
-    const json doc = read_json_file(file);
-    check_kind(doc, file, "kernelopt.spec", 1);
-    const json_reader patterns = json_reader(doc, file.string()).at("match");
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      const std::string pattern = patterns.at(i).as_string();
+    spec_file spec = read_spec(file);
+    for (std::size_t i = 0; i < spec.m_match.size(); ++i) {
+      const std::string& pattern = spec.m_match[i];
       try {
-        if (std::regex_search(device_name, std::regex(pattern, std::regex::ECMAScript | std::regex::icase))) return file;
+        if (std::regex_search(device_name, std::regex(pattern, std::regex::ECMAScript | std::regex::icase))) return spec;
       } catch (const std::regex_error& e) {
-        patterns.at(i).fail("regex \"" + shorten(pattern) + "\" does not compile: " + std::string(e.what()));
+        throw format_error(file.string() + ": /match/" + std::to_string(i) + ": regex \"" + shorten(pattern) +
+                           "\" does not compile: " + std::string(e.what()));
       }
     }
   }

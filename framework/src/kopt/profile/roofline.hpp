@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/ceilings.hpp"
+#include "formats/spec.hpp"
 #include "kopt/profile/ncu_csv.hpp"
 
 namespace kopt::profile {
@@ -28,8 +30,8 @@ struct ceiling_value {
 // kernelopt.spec document (dense rates, dram_bandwidth). Measured wins.
 class ceiling_set {
  public:
-  void add_ceilings_document(const json& doc, const std::string& file);
-  void add_spec_document(const json& doc, const std::string& file);
+  void add_ceilings(const ceilings_file& ceilings, const std::string& file);
+  void add_spec(const spec_file& spec);
   [[nodiscard]] std::optional<ceiling_value> find(const std::string& name) const;
   // copy_bandwidth (measured), else dram_bandwidth (spec).
   [[nodiscard]] std::optional<ceiling_value> bandwidth() const;
@@ -72,9 +74,9 @@ struct roofline_point {
 // ---- device -> spec file -------------------------------------------------------
 // The spec file (framework/specs/*.json, kind kernelopt.spec) whose "match"
 // regexes match `device_name` as cudaGetDeviceProperties gives it ("NVIDIA
-// H100 80GB HBM3"); nullopt when none does. Throws format_error on a
+// H100 80GB HBM3"), read; nullopt when none does. Throws format_error on a
 // malformed spec file.
-[[nodiscard]] std::optional<std::filesystem::path> find_spec(const std::filesystem::path& specs_dir,
-                                                             const std::string& device_name);
+[[nodiscard]] std::optional<spec_file> find_spec(const std::filesystem::path& specs_dir,
+                                                 const std::string& device_name);
 
 }  // namespace kopt::profile

@@ -64,7 +64,7 @@ gate_check check_hypothesis(const record& c, bool root) {
 gate_check check_timing(const record& c) {
   std::vector<std::string> problems;
   for (const shape_timing& s : c.m_timing.m_shapes) {
-    if (s.m_error) problems.push_back(s.m_shape + ": " + *s.m_error);
+    if (s.m_error) problems.push_back(s.m_shape.text() + ": " + *s.m_error);
   }
   if (!c.m_timing.m_quick) {
     for (const std::string& shape : c.m_shapes) {
@@ -85,9 +85,9 @@ gate_check check_bench_output(const record& c) {
   std::vector<std::string> problems;
   for (const shape_timing& s : c.m_timing.m_shapes) {
     if (!s.m_output_check) {
-      problems.push_back(s.m_shape + ": the benchmark did not check what it timed (no output_check)");
+      problems.push_back(s.m_shape.text() + ": the benchmark did not check what it timed (no output_check)");
     } else if (*s.m_output_check != "pass") {
-      problems.push_back(s.m_shape + ": " + *s.m_output_check +
+      problems.push_back(s.m_shape.text() + ": " + *s.m_output_check +
                          (s.m_output_detail ? ": " + shorten(*s.m_output_detail, 400) : std::string()));
     }
   }
@@ -134,13 +134,13 @@ versus_best compare_with_best(const record& c, const std::string& best) {
     if (s.m_error) continue;
     const measured_impl* b = s.measured(best);
     if (b == nullptr) {
-      v.m_unmeasured.push_back(s.m_shape);
+      v.m_unmeasured.push_back(s.m_shape.text());
       continue;
     }
     // Interleaved rounds: the round-by-round ratio, and the spread between
     // rounds counts as noise too. Else (older records) the two medians.
     const bool paired = s.m_paired_vs_best && s.m_paired_vs_best->m_impl == best;
-    const double speedup = paired ? s.m_paired_vs_best->m_speedup : b->m_median_ns / s.m_median_ns;
+    const double speedup = paired ? s.m_paired_vs_best->m_speedup : b->m_median_ns / s.m_stats.m_median_ns;
     v.m_speedups.push_back(speedup);
     if (paired) ++v.m_paired;
     // Paired rounds: the spread between rounds is the noise of the ratio
@@ -148,18 +148,18 @@ versus_best compare_with_best(const record& c, const std::string& best) {
     // two medians' own noise would count drift that the pairing cancels.
     if (paired) {
       v.m_noise = std::max(v.m_noise, s.m_paired_vs_best->m_noise);
-    } else if (s.m_noise && b->m_noise) {
-      v.m_noise = std::max(v.m_noise, std::hypot(*s.m_noise, *b->m_noise));
+    } else if (s.m_stats.m_noise && b->m_noise) {
+      v.m_noise = std::max(v.m_noise, std::hypot(*s.m_stats.m_noise, *b->m_noise));
     } else {
       v.m_noise_known = false;
     }
     const double slowdown = 1 / speedup - 1;
     if (slowdown > v.m_worst_slowdown) {
       v.m_worst_slowdown = slowdown;
-      v.m_worst_shape = s.m_shape;
+      v.m_worst_shape = s.m_shape.text();
     }
     if (slowdown > k_max_shape_slowdown) {
-      v.m_slower.push_back(s.m_shape + " " + format_percent(slowdown, true));
+      v.m_slower.push_back(s.m_shape.text() + " " + format_percent(slowdown, true));
     }
   }
   return v;
@@ -213,7 +213,7 @@ std::vector<gate_check> check_speed(const record& c, const std::optional<std::st
 std::string clock_problem(const shape_timing& s) {
   if (std::find(s.m_flags.begin(), s.m_flags.end(), "clock_disagreement") == s.m_flags.end()) return {};
   const json& second = s.m_second_clock;
-  if (!second.is_object()) return s.m_shape + ": clocks disagree (no second-clock details)";
+  if (!second.is_object()) return s.m_shape.text() + ": clocks disagree (no second-clock details)";
   const double difference = second.value("difference", json(0.0)).is_number() ? second["difference"].get<double>() : 0.0;
   std::set<std::string> streams;
   if (second.contains("kernels") && second["kernels"].is_array()) {
@@ -224,7 +224,7 @@ std::string clock_problem(const shape_timing& s) {
   const bool more = difference > k_clock_reject;
   if (!more && streams.size() <= 1) return {};
   const json cupti = second.value("median_ns", json(nullptr));
-  return s.m_shape + ": events " + format_time_ns(s.m_median_ns) + ", CUPTI " +
+  return s.m_shape.text() + ": events " + format_time_ns(s.m_stats.m_median_ns) + ", CUPTI " +
          format_time_ns(cupti.is_number() ? std::optional<double>(cupti.get<double>()) : std::nullopt) + " (" +
          format_percent(difference, true) + ")" +
          (streams.size() > 1 ? ", kernels on " + std::to_string(streams.size()) + " streams" : std::string());

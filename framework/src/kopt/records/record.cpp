@@ -5,6 +5,67 @@
 namespace kopt {
 namespace {
 
+const std::vector<field_doc> k_record_fields = {
+    {"schema_version", "integer", "2 (records of schema 1 are read with the rules of schema 1)"},
+    {"kind", "string", "`kernelopt.record`"},
+    {"kernel", "string", "the kernel"},
+    {"variant", "string", "the variant"},
+    {"parent", "string | null", "the variant it was derived from"},
+    {"hypothesis", "string | null", "what should move and by how much"},
+    {"methods", "array", "the METHODS it claims"},
+    {"source", "object", "`sha256` over its sources, and each file's"},
+    {"created_utc", "string", "when it was recorded"},
+    {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
+    {"shapes", "array", "the declared shapes when recorded"},
+    {"seeds", "array", "the declared seeds"},
+    {"tolerance", "object | null", "the declared tolerance"},
+    {"timing_settings", "object", "the timing settings it was benchmarked with"},
+    {"correctness", "object", "per-shape correctness summarized from the results"},
+    {"timing", "object", "per-shape timing from the benchmark file"},
+    {"gate", "object", "the decision when recorded"},
+    {"env", "object", "the `kernelopt.env` document, or why there is none"},
+    {"ceilings", "object | null", "the `kernelopt.ceilings` document (with spec rates)"},
+    {"profile", "object", "the `kernelopt.profile` document, or why there is none"},
+    {"static", "object", "the `kernelopt.static` document, or why there is none"},
+    {"failure", "object | null", "`{step, cause}` when a step did not finish"},
+};
+
+const std::vector<field_doc> k_timing_fields = {
+    {"bench_file", "string", "the benchmark file's base name"},
+    {"device", "string | null", "the device it was timed on"},
+    {"gpu", "object | null", "which GPU (the bench's `kopt.gpu`)"},
+    {"quick", "boolean", "only the quick shapes were timed"},
+    {"best_so_far", "string | null", "the best variant when recorded"},
+    {"shapes", "array", "per timed shape, in manifest order"},
+};
+
+const std::vector<field_doc> k_shape_fields = {
+    {"shape", "string", "the shape as declared"},
+    {"error", "string | null", "why this shape's benchmark failed (then no timing)"},
+    {"tflops", "number | null", "from the benchmark"},
+    {"gbps", "number | null", "from the benchmark"},
+    {"pct_of_ceiling", "object | null", "the benchmark's, or computed from `--ceilings`"},
+    {"clock", "object | null", "the benchmark's NVML clock record"},
+    {"second_clock", "object", "the benchmark's second clock"},
+    {"flags", "array", "the benchmark's flags"},
+    {"speedup", "object", "`parent`, `best_so_far`, `reference`, `baselines`: other median / this median"},
+    {"measured_with", "array", "`{impl, role, median_ns, noise}` of the others timed in the same file"},
+    {"output_check", "object | null", "`{status, detail}` from the benchmark row"},
+    {"paired_vs_best", "object | null", "`{impl, speedup, noise, rounds}`: round by round against the best"},
+};
+
+const std::vector<field_doc> k_gate_fields = {
+    {"decision", "string", "`ACCEPT` or `REJECT`"},
+    {"reasons", "array", "REJECT: every failed rule's detail; ACCEPT: every rule's"},
+    {"notices", "array", "stagnation, target met, quick shapes"},
+    {"checks", "array", "`{rule, ok, detail}` for every rule"},
+    {"best_so_far", "string | null", "the record it was compared with"},
+    {"best_after", "string | null", "the best once this decision stands"},
+    {"targets", "array", "`{target, status, details}`: each TARGET on `best_after`"},
+    {"target_met", "boolean", "every TARGET met"},
+    {"evaluated_utc", "string", "when the gate ran"},
+};
+
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
 // Optional values: null or absent is "not defined"; present, they must be in range.
@@ -50,7 +111,7 @@ void read_output_check(const json_reader& node, shape_timing& t) {
 }
 
 json to_json(const shape_timing& t) {
-  if (t.m_error) return {{"shape", t.m_shape}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
+  if (t.m_error) return {{"shape", t.m_shape.text()}, {"error", *t.m_error}, {"output_check", output_check_json(t)}};
   json baselines = json::object();
   for (const auto& [name, value] : t.m_speedup_vs_baselines) baselines[name] = number_or_null(value);
   json measured = json::array();
@@ -60,47 +121,36 @@ json to_json(const shape_timing& t) {
                         {"median_ns", m.m_median_ns},
                         {"noise", number_or_null(m.m_noise)}});
   }
-  return {{"shape", t.m_shape},
-          {"error", nullptr},
-          {"median_ns", t.m_median_ns},
-          {"p10_ns", number_or_null(t.m_p10_ns)},
-          {"p90_ns", number_or_null(t.m_p90_ns)},
-          {"cv", number_or_null(t.m_cv)},
-          {"noise", number_or_null(t.m_noise)},
-          {"samples", t.m_samples},
-          {"tflops", number_or_null(t.m_tflops)},
-          {"gbps", number_or_null(t.m_gbps)},
-          {"pct_of_ceiling", t.m_pct_of_ceiling},
-          {"clock", t.m_clock},
-          {"second_clock", t.m_second_clock},
-          {"flags", t.m_flags},
-          {"speedup",
-           {{"parent", number_or_null(t.m_speedup_vs_parent)},
-            {"best_so_far", number_or_null(t.m_speedup_vs_best)},
-            {"reference", number_or_null(t.m_speedup_vs_reference)},
-            {"baselines", baselines}}},
-          {"measured_with", measured},
-          {"output_check", output_check_json(t)},
-          {"paired_vs_best", to_json(t.m_paired_vs_best)}};
+  json j = {{"shape", t.m_shape.text()}, {"error", nullptr}};
+  add_to_json(t.m_stats, j);
+  j["tflops"] = number_or_null(t.m_tflops);
+  j["gbps"] = number_or_null(t.m_gbps);
+  j["pct_of_ceiling"] = fractions_to_json(t.m_pct_of_ceiling);
+  j["clock"] = t.m_clock;
+  j["second_clock"] = t.m_second_clock;
+  j["flags"] = t.m_flags;
+  j["speedup"] = {{"parent", number_or_null(t.m_speedup_vs_parent)},
+                  {"best_so_far", number_or_null(t.m_speedup_vs_best)},
+                  {"reference", number_or_null(t.m_speedup_vs_reference)},
+                  {"baselines", baselines}};
+  j["measured_with"] = measured;
+  j["output_check"] = output_check_json(t);
+  j["paired_vs_best"] = to_json(t.m_paired_vs_best);
+  return j;
 }
 
 shape_timing shape_timing_from_json(const json_reader& node) {
   shape_timing t;
-  t.m_shape = node.at("shape").as_string();
+  t.m_shape = shape::parse(node.at("shape").as_string());
   read_output_check(node, t);
   if (node.has("error")) {
     t.m_error = node.at("error").as_string();
     return t;
   }
-  t.m_median_ns = node.at("median_ns").as_positive();
-  t.m_p10_ns = optional_positive(node, "p10_ns");
-  t.m_p90_ns = optional_positive(node, "p90_ns");
-  t.m_cv = optional_non_negative(node, "cv");
-  t.m_noise = optional_non_negative(node, "noise");
-  t.m_samples = node.at("samples").as_count();
+  t.m_stats = timing_stats_from_json(node);
   t.m_tflops = optional_non_negative(node, "tflops");
   t.m_gbps = optional_non_negative(node, "gbps");
-  t.m_pct_of_ceiling = node.at("pct_of_ceiling").raw();
+  t.m_pct_of_ceiling = fractions_from_json(node.at("pct_of_ceiling"));
   t.m_clock = node.at("clock").raw();
   t.m_second_clock = node.at("second_clock").raw();
   t.m_flags = strings(node.at("flags"));
@@ -232,7 +282,7 @@ json to_json(const record& r) {
           {"timing", to_json(r.m_timing)},
           {"gate", to_json(r.m_gate)},
           {"env", r.m_env},
-          {"ceilings", r.m_ceilings},
+          {"ceilings", r.m_ceilings ? to_json(*r.m_ceilings) : json(nullptr)},
           {"profile", r.m_profile},
           {"static", r.m_static},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
@@ -263,7 +313,7 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_timing = timing_from_json(root.at("timing"));
   r.m_gate = gate_from_json(root.at("gate"));
   r.m_env = root.at("env").raw();
-  r.m_ceilings = root.at("ceilings").raw();
+  if (!root.at("ceilings").is_null()) r.m_ceilings = ceilings_from_json(root.at("ceilings"));
   r.m_profile = root.at("profile").raw();
   r.m_static = root.at("static").raw();
   if (root.has("failure")) {
@@ -277,6 +327,13 @@ record read_record(const std::filesystem::path& path) {
   const json doc = read_json_file(path);
   check_kind(doc, path, "kernelopt.record", k_record_schema_version);
   return record_from_json(doc, path.string());
+}
+
+std::vector<format_table> record_tables() {
+  return {{"kernelopt.record", k_record_fields},
+          {"kernelopt.record: timing", k_timing_fields},
+          {"kernelopt.record: timing.shapes[]", k_shape_fields},
+          {"kernelopt.record: gate", k_gate_fields}};
 }
 
 }  // namespace kopt

@@ -11,6 +11,10 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "core/shape.hpp"
+#include "formats/ceilings.hpp"
+#include "formats/field_doc.hpp"
+#include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/source_hash.hpp"
@@ -39,22 +43,17 @@ struct paired_timing {
 };
 
 struct shape_timing {
-  std::string m_shape;
+  shape m_shape;  // as declared; its dimensions parsed once, where read
   std::optional<std::string> m_error;  // the benchmark of this shape failed
   // The benchmark's own check of what it timed: pass | fail | unavailable;
   // nullopt when the bench file had none (schema 1 records).
   std::optional<std::string> m_output_check;
   std::optional<std::string> m_output_detail;
   std::optional<paired_timing> m_paired_vs_best;
-  double m_median_ns = 0;
-  std::optional<double> m_p10_ns;
-  std::optional<double> m_p90_ns;
-  std::optional<double> m_cv;
-  std::optional<double> m_noise;
-  std::int64_t m_samples = 0;
+  timing_stats m_stats;
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
-  json m_pct_of_ceiling;  // {"copy_bandwidth": 0.81} or null
+  std::optional<ceiling_fractions> m_pct_of_ceiling;  // {"copy_bandwidth": 0.81}; nullopt: no ceilings
   json m_clock;
   json m_second_clock;
   std::vector<std::string> m_flags;
@@ -136,7 +135,7 @@ struct record {
   timing_settings m_timing_settings;
   correctness_summary m_correctness;
   timing_summary m_timing;
-  json m_ceilings;  // the kernelopt.ceilings document, or null
+  std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
   json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
@@ -151,5 +150,9 @@ struct record {
 [[nodiscard]] record record_from_json(const json& doc, const std::string& file);
 // Reads, checks kind and schema_version, converts. Throws format_error.
 [[nodiscard]] record read_record(const std::filesystem::path& path);
+
+// Tables (docs/formats.md): the record, its timing, a timed shape (with the
+// timing statistics' own table), the gate.
+[[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt

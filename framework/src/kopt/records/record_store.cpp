@@ -9,7 +9,7 @@ namespace {
 record_status plain_status(const record& r) {
   record_status s;
   s.m_state = r.m_masked ? record_state::masked : record_state::current;
-  s.m_counts = !r.m_masked && r.m_gate.accepted();
+  s.m_counts = r.counts_as_accepted();
   return s;
 }
 

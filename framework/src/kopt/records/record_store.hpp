@@ -26,7 +26,7 @@ struct record_status {
   std::vector<std::string> m_problems;  // why stale or inconsistent
 
   // Whether the record may serve as the best so far: current and accepted
-  // (see record_set::counts_as_accepted).
+  // (record::counts_as_accepted, and not stale or inconsistent).
   [[nodiscard]] bool current() const { return m_state == record_state::current; }
   [[nodiscard]] bool counts() const { return m_counts; }
   // "rejected", "masked (reason)", "stale (sources changed ...)", ...

@@ -1,5 +1,8 @@
+// The notes through cmark-gfm; without it (KOPT_HAVE_CMARK_GFM unset) the
+// plain-text fallback of notes_plain.cpp.
 #include "kopt/report/notes_markdown.hpp"
 
+#if KOPT_HAVE_CMARK_GFM
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
@@ -8,8 +11,11 @@
 #include <cstdlib>
 #include <memory>
 #include <vector>
+#endif
 
 namespace kopt {
+
+#if KOPT_HAVE_CMARK_GFM
 namespace {
 
 // cmark's safe mode (the default since 0.29, an option before) drops raw
@@ -108,5 +114,17 @@ std::string notes_to_markdown(const std::string& markdown) {
   const tree root = parse(p.get(), markdown, false);
   return take(cmark_render_commonmark(root.get(), k_options, 0));
 }
+
+bool notes_markdown_available() { return true; }
+
+#else
+
+bool notes_markdown_available() { return false; }
+
+std::string notes_to_html(const std::string& markdown) { return notes_as_plain_html(markdown); }
+
+std::string notes_to_markdown(const std::string& markdown) { return notes_as_plain_markdown(markdown); }
+
+#endif
 
 }  // namespace kopt

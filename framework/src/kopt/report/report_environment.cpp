@@ -130,8 +130,8 @@ void add_environment(const record_set& records, report_model& report) {
   out.emplace_back("CUDA runtime / driver API", cuda_version(env, "cuda_runtime") + " / " +
                                                      cuda_version(env, "cuda_driver_api"));
   out.emplace_back("performance counters readable", text_of(env, "counters_readable"));
-  if (r->m_ceilings.is_object()) {
-    out.emplace_back("ceilings measured", text_of(r->m_ceilings, "date") + " on " + text_of(r->m_ceilings, "device"));
+  if (r->m_ceilings) {
+    out.emplace_back("ceilings measured", r->m_ceilings->m_date + " on " + r->m_ceilings->m_device);
   } else {
     out.emplace_back("ceilings measured", "none (no ceilings document in the record)");
   }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "kopt/experience/store.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/report/report_model.hpp"
 
@@ -21,7 +22,8 @@ void write_report(const manifest& m, const std::filesystem::path& out_dir, const
   // every report (optimize writes one per iteration) keeps them.
   const std::filesystem::path kept = m.kernel_records_dir() / "notes.md";
   const std::string text = !notes.empty() ? notes : (std::filesystem::exists(kept) ? read_notes(kept) : "");
-  const report_model report = build_report(m, load_records(m), text);
+  const std::filesystem::path store = *experience_dir(std::nullopt, &m);
+  const report_model report = build_report(m, load_records(m), text, read_experience(store), store.string());
   write_file_atomic(out_dir / "report.md", render_markdown(report));
   write_file_atomic(out_dir / "report.html", render_html(report));
 }

@@ -173,6 +173,33 @@ std::string render_html(const report_model& r) {
   }
   out += "</table></div>\n";
   if (!r.m_notes.empty()) out += "<h2>Notes</h2>\n<div id=\"notes\">\n" + notes_to_html(r.m_notes) + "</div>\n";
+  out += "<h2>Stop or continue</h2>\n<ul id=\"stop\">\n";
+  out += std::string("<li>") + (r.m_stop ? "<strong>stop</strong>" : "continue") + ": " +
+         html_escape(r.m_stop_reason) + "</li>\n<li>next: " + html_escape(r.m_next_step) + "</li>\n</ul>\n";
+  out += "<h3>Methods tried</h3>\n";
+  if (r.m_methods_tried.empty()) {
+    out += "<p>No record yet.</p>\n";
+  } else {
+    out += "<div class=\"scroll\"><table id=\"methods\">\n<tr><th>version</th><th>methods</th><th>decision</th><th>outcome</th>"
+           "<th>vs parent</th></tr>\n";
+    for (const report_method& t : r.m_methods_tried) {
+      out += "<tr>" + td(t.m_variant) + td(t.m_methods.empty() ? "-" : join(t.m_methods, ", ")) +
+             td(t.m_decision, t.m_decision.c_str()) + td(t.m_outcome) + td(t.m_outcome == "root" ? "-" : format_speedup(t.m_vs_parent), "num") +
+             "</tr>\n";
+    }
+    out += "</table></div>\n";
+  }
+  out += "<h3>Recommendations</h3>\n";
+  if (r.m_recommendations.empty()) {
+    out += "<p class=\"muted\">None: the experience store holds no method yet.</p>\n";
+  } else {
+    out += "<div class=\"scroll\"><table id=\"recommendations\">\n<tr><th>method</th><th>score</th><th>evidence</th><th>tried here</th></tr>\n";
+    for (const report_advice& a : r.m_recommendations) {
+      out += "<tr>" + td(a.m_method) + td(format_number(a.m_score, 3), "num") + td(a.m_evidence) +
+             td(a.m_tried.empty() ? "-" : a.m_tried) + "</tr>\n";
+    }
+    out += "</table></div>\n";
+  }
   out += "</body>\n</html>\n";
   return out;
 }

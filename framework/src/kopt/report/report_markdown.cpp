@@ -172,6 +172,29 @@ std::string render_markdown(const report_model& r) {
            " | " + run.m_sm_clock + " | " + cell(join(run.m_flags, "; ")) + " |\n";
   }
   if (!r.m_notes.empty()) out += "\n## Notes\n\n" + notes_to_markdown(r.m_notes);
+
+  // Last, for whoever decides the next step (docs/agents.md).
+  out += "\n## Stop or continue\n\n";
+  out += std::string("- ") + (r.m_stop ? "**stop**" : "continue") + ": " + r.m_stop_reason + "\n";
+  out += "- next: " + r.m_next_step + "\n";
+  out += "\n### Methods tried\n\n";
+  if (r.m_methods_tried.empty()) out += "No record yet.\n";
+  else out += "| version | methods | decision | outcome | vs parent |\n|---|---|---|---|---:|\n";
+  for (const report_method& t : r.m_methods_tried) {
+    out += "| " + t.m_variant + " | " + cell(t.m_methods.empty() ? "-" : join(t.m_methods, ", ")) + " | " +
+           t.m_decision + " | " + t.m_outcome + " | " + (t.m_outcome == "root" ? "-" : format_speedup(t.m_vs_parent)) + " |\n";
+  }
+  out += "\n### Recommendations\n\n";
+  if (r.m_recommendations.empty()) {
+    out += "None: the experience store holds no method yet.\n";
+  } else {
+    out += "The top of `kopt recommend --kernel " + r.m_kernel + "` over the experience store.\n\n";
+    out += "| method | score | evidence | tried here |\n|---|---:|---|---|\n";
+  }
+  for (const report_advice& a : r.m_recommendations) {
+    out += "| " + cell(a.m_method) + " | " + format_number(a.m_score, 3) + " | " + cell(a.m_evidence) + " | " +
+           cell(a.m_tried.empty() ? "-" : a.m_tried) + " |\n";
+  }
   return out;
 }
 

@@ -4,6 +4,9 @@
 
 #include "core/format.hpp"
 #include "kopt/decide/gate.hpp"
+#include "kopt/decide/stop.hpp"
+#include "kopt/experience/from_record.hpp"
+#include "kopt/experience/recommend.hpp"
 #include "kopt/decide/targets.hpp"
 #include "core/utc.hpp"
 
@@ -26,9 +29,9 @@ std::optional<double> geomean_of(const std::vector<shape_timing>& shapes,
 std::optional<double> across_runs(const record& root, const record& r) {
   std::vector<double> ratios;
   for (const shape_timing& s : r.m_timing.m_shapes) {
-    const shape_timing* base = root.m_timing.find(s.m_shape);
+    const shape_timing* base = root.m_timing.find(s.m_shape.text());
     if (s.m_error || base == nullptr || base->m_error) continue;
-    ratios.push_back(base->m_median_ns / s.m_median_ns);
+    ratios.push_back(base->m_stats.m_median_ns / s.m_stats.m_median_ns);
   }
   return geometric_mean(ratios);
 }
@@ -41,31 +44,10 @@ std::string bottleneck_of(const json& profile) {
   return "unknown";
 }
 
-std::string stop_reason(const manifest& m, const record_set& records, const report_model& report) {
-  if (records.newest() == nullptr) return "not started: no variant recorded yet";
-  if (report.m_target_met) return "target met (best: " + report.m_best.value_or("none") + ")";
-  std::vector<std::string> run;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const record* r = records.at(i);
-    if (r == nullptr || r->m_masked) continue;
-    if (records.status_at(i).counts()) {
-      run.clear();
-    } else {
-      run.push_back(r->m_variant);
-    }
-  }
-  if (run.size() >= 2) {
-    return "stagnation: " + std::to_string(run.size()) + " rejections in a row (" + join(run, ", ") +
-           "): re-profile, change direction";
-  }
-  const int next = records.first_unrecorded();
-  if (next >= 0) return "in progress: next is " + m.m_variants[static_cast<std::size_t>(next)].m_name;
-  return "in progress: every declared variant is recorded; declare the next one";
-}
-
 }  // namespace
 
-report_model build_report(const manifest& m, const record_set& records, const std::string& notes) {
+report_model build_report(const manifest& m, const record_set& records, const std::string& notes,
+                          const std::vector<experience_entry>& store, const std::string& store_dir) {
   report_model report;
   report.m_kernel = m.m_kernel;
   report.m_generated_utc = utc_now_iso();
@@ -75,7 +57,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     if (const record* r = records.at(i)) {
       for (const shape_timing& s : r->m_timing.m_shapes) {
         if (std::find(report.m_shapes.begin(), report.m_shapes.end(), s.m_shape) == report.m_shapes.end()) {
-          report.m_shapes.push_back(s.m_shape);
+          report.m_shapes.push_back(s.m_shape.text());
         }
       }
     }
@@ -104,7 +86,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     v.m_quick = r->m_timing.m_quick;
     v.m_correctness = r->m_correctness.m_status;
     v.m_geomean_ns = geomean_of(r->m_timing.m_shapes,
-                                [](const shape_timing& s) -> std::optional<double> { return s.m_median_ns; });
+                                [](const shape_timing& s) -> std::optional<double> { return s.m_stats.m_median_ns; });
     v.m_vs_parent =
         geomean_of(r->m_timing.m_shapes, [](const shape_timing& s) { return s.m_speedup_vs_parent; });
     if (root != nullptr) v.m_vs_root = across_runs(*root, *r);
@@ -126,7 +108,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
     v.m_bottleneck = bottleneck_of(r->m_profile);
     for (const std::string& shape : report.m_shapes) {
       const shape_timing* s = r->m_timing.find(shape);
-      v.m_shape_ns.push_back(s != nullptr && !s->m_error ? std::optional<double>(s->m_median_ns)
+      v.m_shape_ns.push_back(s != nullptr && !s->m_error ? std::optional<double>(s->m_stats.m_median_ns)
                                                          : std::nullopt);
     }
     if (report.m_device.empty()) report.m_device = r->m_timing.m_device;
@@ -182,7 +164,31 @@ report_model build_report(const manifest& m, const record_set& records, const st
     for (const std::string& target : m.m_targets)
       report.m_targets.push_back({target, "unknown", {"no accepted variant yet"}});
   }
-  report.m_stop_reason = stop_reason(m, records, report);
+  const stop_status stop = evaluate_stop(m, records);
+  report.m_stop_reason = stop.summary();
+  report.m_stop = stop.m_stop;
+  report.m_next_step = stop.m_next_step;
+  for (const experience_entry& e : entries_of(m, records, {})) {
+    report.m_methods_tried.push_back({e.m_variant, e.m_methods, e.m_decision, e.m_outcome, e.m_speedup_vs_parent});
+  }
+  report.m_store = store_dir;
+  recommend_query query;
+  query.m_kernel = m.m_kernel;
+  query.m_backend = m.m_backend;
+  if (stop.m_bottleneck != "not profiled") query.m_bottleneck = stop.m_bottleneck;
+  query.m_top = 3;
+  for (const recommendation& r : recommend(store, query).m_ranked) {
+    report_advice advice{r.m_method, r.m_score, "", ""};
+    std::vector<std::string> evidence, tried;
+    for (const scored_entry& s : r.m_evidence) {
+      evidence.push_back(s.m_entry->m_source.m_record + " " + s.m_entry->m_outcome + " " +
+                         format_speedup(s.m_entry->m_speedup_vs_parent));
+    }
+    for (const tried_here& t : r.m_tried) tried.push_back(t.m_variant + " " + t.m_outcome);
+    advice.m_evidence = join(evidence, ", ");
+    advice.m_tried = join(tried, ", ");
+    report.m_recommendations.push_back(std::move(advice));
+  }
   add_roofline(records, report);
   add_shape_tables(m, records, report);
   add_environment(records, report);

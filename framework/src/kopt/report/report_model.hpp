@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "kopt/experience/entry.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/record.hpp"
 #include "kopt/records/record_store.hpp"
@@ -114,6 +115,22 @@ struct run_environment {
   std::vector<std::string> m_flags;
 };
 
+// One recorded change and what came of it (the experience entry of its record).
+struct report_method {
+  std::string m_variant;
+  std::vector<std::string> m_methods;
+  std::string m_decision;
+  std::string m_outcome;  // success | neutral | failure | root | unknown
+  std::optional<double> m_vs_parent;
+};
+
+struct report_advice {
+  std::string m_method;
+  double m_score = 0;
+  std::string m_evidence;  // "softmax/v1.json success 3.10x, ..."
+  std::string m_tried;     // "v2 failure" or ""
+};
+
 struct report_model {
   std::string m_kernel;
   std::string m_device;
@@ -131,7 +148,12 @@ struct report_model {
   std::vector<std::pair<std::string, std::vector<std::optional<double>>>> m_other_rows;
   std::vector<target_result> m_targets;  // on the best
   bool m_target_met = false;
-  std::string m_stop_reason;
+  std::string m_stop_reason;  // decide/stop.hpp's summary
+  bool m_stop = false;
+  std::string m_next_step;
+  std::vector<report_method> m_methods_tried;     // declaration order
+  std::vector<report_advice> m_recommendations;  // top 3 from the store, best first
+  std::string m_store;                           // where they came from ("" = no store read)
   bool m_roofline_available = false;
   std::string m_notes;  // Markdown, as given by --notes
 
@@ -145,8 +167,11 @@ struct report_model {
   std::vector<run_environment> m_runs;  // per recorded version
 };
 
-[[nodiscard]] report_model build_report(const manifest& m, const record_set& records,
-                                        const std::string& notes);
+// `store`: the experience store's entries (recommendations), read from
+// `store_dir` by the caller; empty: none.
+[[nodiscard]] report_model build_report(const manifest& m, const record_set& records, const std::string& notes,
+                                        const std::vector<experience_entry>& store = {},
+                                        const std::string& store_dir = "");
 
 // The parts build_report assembles (report_numbers.cpp, report_roofline.cpp,
 // report_environment.cpp); each reads report.m_versions and m_shapes.

@@ -11,15 +11,14 @@ namespace {
 
 // The roofline's fraction of attainable at the work model's intensity is
 // the larger of the bandwidth and compute fractions (attainable = min(C, I*B)).
-void set_pct(const json& pct, const std::optional<std::string>& compute, shape_row& row) {
-  if (!pct.is_object()) return;
+void set_pct(const ceiling_fractions& pct, const std::optional<std::string>& compute, shape_row& row) {
   std::vector<std::string> names;
-  names.push_back(pct.contains("copy_bandwidth") ? "copy_bandwidth" : "dram_bandwidth");
+  names.push_back(pct.count("copy_bandwidth") != 0 ? "copy_bandwidth" : "dram_bandwidth");
   if (compute) names.push_back(*compute);
   for (const std::string& name : names) {
     const auto it = pct.find(name);
-    if (it == pct.end() || !it->is_number()) continue;
-    const double value = it->get<double>();
+    if (it == pct.end()) continue;
+    const double value = it->second;
     if (!row.m_pct_of_ceiling || value > *row.m_pct_of_ceiling) {
       row.m_pct_of_ceiling = value;
       row.m_ceiling = name;
@@ -36,13 +35,13 @@ shape_row version_row(const report_version& v, const shape_timing& s, const std:
   row.m_is_best = v.m_is_best;
   row.m_error = s.m_error;
   if (s.m_error) return row;
-  row.m_median_ns = s.m_median_ns;
-  row.m_p10_ns = s.m_p10_ns;
-  row.m_p90_ns = s.m_p90_ns;
-  row.m_noise = s.m_noise;
+  row.m_median_ns = s.m_stats.m_median_ns;
+  row.m_p10_ns = s.m_stats.m_p10_ns;
+  row.m_p90_ns = s.m_stats.m_p90_ns;
+  row.m_noise = s.m_stats.m_noise;
   row.m_tflops = s.m_tflops;
   row.m_gbps = s.m_gbps;
-  set_pct(s.m_pct_of_ceiling, compute, row);
+  if (s.m_pct_of_ceiling) set_pct(*s.m_pct_of_ceiling, compute, row);
   for (const std::string& name : baselines) {
     std::optional<double> value;
     for (const auto& [baseline, speedup] : s.m_speedup_vs_baselines)
@@ -62,13 +61,12 @@ shape_row other_row(const measured_impl& other, const shape_timing& best, const 
   row.m_role = other.m_role;
   row.m_median_ns = other.m_median_ns;
   row.m_noise = other.m_noise;
-  const double scale = best.m_median_ns / other.m_median_ns;
+  const double scale = best.m_stats.m_median_ns / other.m_median_ns;
   if (best.m_tflops) row.m_tflops = *best.m_tflops * scale;
   if (best.m_gbps) row.m_gbps = *best.m_gbps * scale;
-  if (best.m_pct_of_ceiling.is_object()) {
-    json pct = json::object();
-    for (const auto& [name, value] : best.m_pct_of_ceiling.items())
-      if (value.is_number()) pct[name] = value.get<double>() * scale;
+  if (best.m_pct_of_ceiling) {
+    ceiling_fractions pct;
+    for (const auto& [name, value] : *best.m_pct_of_ceiling) pct[name] = value * scale;
     set_pct(pct, compute, row);
   }
   for (const std::string& name : baselines) {
@@ -115,8 +113,9 @@ void add_shape_tables(const manifest& m, const record_set& records, report_model
       }
       // The spread: the best's percentiles, the baselines' (else the
       // reference's) median and noise, which is all the record keeps of them.
-      report.m_distribution.push_back({shape, best->m_variant, "best", best_s->m_median_ns, best_s->m_p10_ns,
-                                       best_s->m_p90_ns, best_s->m_noise, best_s->m_samples});
+      const timing_stats& stats = best_s->m_stats;
+      report.m_distribution.push_back({shape, best->m_variant, "best", stats.m_median_ns, stats.m_p10_ns,
+                                       stats.m_p90_ns, stats.m_noise, stats.m_samples});
       std::vector<std::string> compared = report.m_baselines;
       if (compared.empty() && m.m_reference) compared.push_back(m.m_reference->m_name);
       for (const std::string& name : compared) {

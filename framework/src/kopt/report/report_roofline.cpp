@@ -51,10 +51,10 @@ bool is_measured(const json& ceiling) {
   return source && source->rfind("measured", 0) == 0;
 }
 
-std::optional<roof> roof_from(const json& ceilings, const std::string& name) {
-  const std::optional<double> value = number_at(ceilings, {"ceilings", name.c_str(), "value"});
-  if (!value || *value <= 0) return std::nullopt;
-  return roof{name, *value, is_measured(ceilings["ceilings"][name])};
+std::optional<roof> roof_from(const ceilings_file& ceilings, const std::string& name) {
+  const ceiling* c = ceilings.find(name);
+  if (c == nullptr || !c->m_value || *c->m_value <= 0) return std::nullopt;
+  return roof{name, *c->m_value, c->measured()};
 }
 
 }  // namespace
@@ -63,10 +63,10 @@ void add_roofline(const record_set& records, report_model& report) {
   roofline_model& model = report.m_roofline;
   const record* best = records.best();
   // The roofs: from the best's ceilings document, else the newest that has one.
-  const record* with_ceilings = best != nullptr && best->m_ceilings.is_object() ? best : nullptr;
+  const record* with_ceilings = best != nullptr && best->m_ceilings ? best : nullptr;
   for (std::size_t i = records.size(); with_ceilings == nullptr && i-- > 0;) {
     const record* r = records.at(i);
-    if (r != nullptr && r->m_ceilings.is_object()) with_ceilings = r;
+    if (r != nullptr && r->m_ceilings) with_ceilings = r;
   }
   // The compute ceiling the profile chose: the best's, else any profiled record's.
   std::vector<const record*> order;
@@ -90,16 +90,16 @@ void add_roofline(const record_set& records, report_model& report) {
   }
 
   if (with_ceilings != nullptr) {
-    model.m_bandwidth = roof_from(with_ceilings->m_ceilings, "copy_bandwidth");
-    if (!model.m_bandwidth) model.m_bandwidth = roof_from(with_ceilings->m_ceilings, "dram_bandwidth");
-    const json* all = find_path(with_ceilings->m_ceilings, {"ceilings"});
+    const ceilings_file& ceilings = *with_ceilings->m_ceilings;
+    model.m_bandwidth = roof_from(ceilings, "copy_bandwidth");
+    if (!model.m_bandwidth) model.m_bandwidth = roof_from(ceilings, "dram_bandwidth");
     if (model.m_compute_ceiling) {
-      if (auto r = roof_from(with_ceilings->m_ceilings, *model.m_compute_ceiling)) model.m_compute.push_back(*r);
+      if (auto r = roof_from(ceilings, *model.m_compute_ceiling)) model.m_compute.push_back(*r);
       model.m_compute_why = *model.m_compute_ceiling + ": " + why;
-    } else if (all != nullptr && all->is_object()) {
-      for (const auto& [name, value] : all->items()) {
-        if (string_at(value, {"unit"}) != "FLOP/s" || name.find("sparse") != std::string::npos) continue;
-        if (auto r = roof_from(with_ceilings->m_ceilings, name)) model.m_compute.push_back(*r);
+    } else {
+      for (const ceiling& c : ceilings.m_ceilings) {
+        if (c.m_unit != "FLOP/s" || c.m_name.find("sparse") != std::string::npos) continue;
+        if (auto r = roof_from(ceilings, c.m_name)) model.m_compute.push_back(*r);
       }
       model.m_compute_why = "every dense compute ceiling: no profile chose one";
     }
@@ -130,16 +130,16 @@ void add_roofline(const record_set& records, report_model& report) {
     for (const shape_timing& s : r->m_timing.m_shapes) {
       if (s.m_error) continue;
       const auto at_shape = std::find_if(points.begin(), points.end(), [&](const json* b) {
-        return string_at(*b, {"shape"}) == s.m_shape;
+        return string_at(*b, {"shape"}) == s.m_shape.text();
       });
       if (at_shape != points.end()) {
-        model.m_dots.push_back({r->m_variant, s.m_shape, *number_at(**at_shape, {"roofline", "arithmetic_intensity"}),
+        model.m_dots.push_back({r->m_variant, s.m_shape.text(), *number_at(**at_shape, {"roofline", "arithmetic_intensity"}),
                                 *number_at(**at_shape, {"roofline", "achieved_flops_per_s"}), is_best, "profile"});
       } else if (s.m_tflops && s.m_gbps && *s.m_tflops > 0 && *s.m_gbps > 0) {
         model.m_dots.push_back(
-            {r->m_variant, s.m_shape, *s.m_tflops * 1e12 / (*s.m_gbps * 1e9), *s.m_tflops * 1e12, is_best, "work model"});
+            {r->m_variant, s.m_shape.text(), *s.m_tflops * 1e12 / (*s.m_gbps * 1e9), *s.m_tflops * 1e12, is_best, "work model"});
       } else {
-        model.m_missing.push_back(r->m_variant + " at " + s.m_shape + ": " +
+        model.m_missing.push_back(r->m_variant + " at " + s.m_shape.text() + ": " +
                                   (s.m_tflops ? "no BYTES in the work model" : "no FLOPS in the work model"));
       }
     }

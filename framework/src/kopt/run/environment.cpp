@@ -6,7 +6,7 @@
 
 #include "core/utc.hpp"
 #ifdef KOPT_HAVE_CUDA
-#include "cuda/environment.hpp"
+#include "cuda/environment_probe.hpp"
 #endif
 
 namespace kopt {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "formats/bench_result.hpp"
+
 namespace kopt {
 
 json resource_spec(const std::vector<spec_gpu>& gpus, int slots) {
@@ -12,8 +14,9 @@ json resource_spec(const std::vector<spec_gpu>& gpus, int slots) {
 
 gpu_interval read_gpu_interval(const std::filesystem::path& bench_json) {
   const json doc = read_json_file(bench_json);
-  const json_reader root(doc, bench_json.string());
-  const json_reader k = root.at("kopt");
+  const json_reader k = json_reader(doc, bench_json.string()).at("kopt");
+  const bench_header header = bench_header_from_json(k);
+  // kopt.gpu is the backend's identity document (not typed here): read for its keys.
   const json_reader gpu = k.at("gpu");
   gpu_interval interval;
   interval.m_file = bench_json.string();
@@ -25,8 +28,10 @@ gpu_interval read_gpu_interval(const std::filesystem::path& bench_json) {
   }
   if (interval.m_gpu.empty()) interval.m_gpu = "index " + std::to_string(gpu.at("index").as_non_negative_integer());
   if (gpu.has("ctest_allocation")) interval.m_ctest_allocation = gpu.at("ctest_allocation").as_string();
-  interval.m_start_ns = k.at("started_unix_ns").as_non_negative_integer();
-  interval.m_end_ns = k.at("finished_unix_ns").as_non_negative_integer();
+  if (!header.m_started_unix_ns) (void)k.at("started_unix_ns").as_non_negative_integer();  // names the field
+  if (!header.m_finished_unix_ns) (void)k.at("finished_unix_ns").as_non_negative_integer();
+  interval.m_start_ns = *header.m_started_unix_ns;
+  interval.m_end_ns = *header.m_finished_unix_ns;
   if (interval.m_end_ns < interval.m_start_ns) k.at("finished_unix_ns").fail("earlier than started_unix_ns");
   return interval;
 }

@@ -1,0 +1,31 @@
+# Runs tools/ci/base_vs_pr.sh as docs/ci-gating.md documents it, with two
+# "build folders" holding ci_flow's bench (the PR's with a slowdown when
+# CASE is slower), and checks its exit code and kopt compare's verdicts.
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}/base" "${WORK_DIR}/pr")
+foreach(side base pr)
+  file(CREATE_LINK "${BENCH}" "${WORK_DIR}/${side}/ci_flow_kopt_bench" SYMBOLIC)
+endforeach()
+set(env "KOPT=${KOPT}")
+if(CASE STREQUAL "slower")
+  list(APPEND env "KOPT_PR_ENV=KOPT_CI_FLOW_SLOWDOWN=3")
+endif()
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env ${env} "${SCRIPT}" --runs 3 --filter "^ci_flow/v0/" "${WORK_DIR}/base" "${WORK_DIR}/pr" "${WORK_DIR}/out"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+file(READ "${WORK_DIR}/out/ci_flow/compare.json" doc)
+string(JSON geomean GET "${doc}" geomean verdict)
+string(JSON reps GET "${doc}" rows 0 base_repetitions)
+if(NOT reps EQUAL 3)
+  message(FATAL_ERROR "expected 3 repetitions a side (one per process), got ${reps}")
+endif()
+if(CASE STREQUAL "identical")
+  if(NOT rc EQUAL 0 OR NOT geomean MATCHES "^(SAME|UNSURE)$" OR doc MATCHES "\"SLOWER\"")
+    message(FATAL_ERROR "one binary as base and PR: expected exit 0 and no SLOWER row, got exit ${rc}, ${geomean}")
+  endif()
+else()
+  if(NOT rc EQUAL 1 OR NOT geomean STREQUAL "SLOWER")
+    message(FATAL_ERROR "the PR repeats the work 3 times: expected exit 1 and SLOWER, got exit ${rc}, ${geomean}")
+  endif()
+endif()

@@ -1,0 +1,8 @@
+# EXPECT: kernel_opt_add_baseline\(gemm\): CUDA_ARCHITECTURES entry .90a-real. of .vendor. is not an architecture
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0)
+kernel_opt_add_baseline(gemm vendor SOURCES kernels.cpp ENTRY gemm_v1 CUDA_ARCHITECTURES 90a-real)

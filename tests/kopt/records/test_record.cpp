@@ -1,0 +1,102 @@
+// kopt record on the golden softmax campaign: v0 (root) .. v4, each record
+// compared with tests/kopt/data/softmax/expected/records/, plus the facts
+// the golden files must show, asserted directly so that regenerating them
+// cannot bless a wrong result.
+#include <gtest/gtest.h>
+
+#include "kopt/records/record.hpp"
+#include "test_support.hpp"
+
+namespace kopt::test {
+namespace {
+
+class record_flow : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(record_golden_flow(c)); }
+  [[nodiscard]] record load(const std::string& variant) const { return read_record(c.record(variant)); }
+  [[nodiscard]] static bool has_reason(const record& r, const std::string& text) {
+    for (const std::string& reason : r.m_gate.m_reasons) {
+      if (reason.find(text) != std::string::npos) return true;
+    }
+    return false;
+  }
+  scratch_case c;
+};
+
+TEST_F(record_flow, records_match_golden_files) {
+  for (const std::string variant : {"v0", "v1", "v2", "v3", "v4"}) {
+    expect_golden(read_text(c.record(variant)), "softmax/expected/records/" + variant + ".json");
+  }
+}
+
+TEST_F(record_flow, root_is_accepted_when_correct) {
+  const record v0 = load("v0");
+  EXPECT_TRUE(v0.m_gate.accepted());
+  EXPECT_TRUE(has_reason(v0, "root variant: becomes the first best"));
+  EXPECT_EQ(v0.m_correctness.m_status, "pass");
+  EXPECT_FALSE(v0.m_ceilings);
+  ASSERT_EQ(v0.m_gate.m_targets.size(), 1u);
+  EXPECT_EQ(v0.m_gate.m_targets[0].m_status, "unknown");
+  EXPECT_EQ(v0.m_gate.m_targets[0].m_details[0],
+            "ceiling.copy_bandwidth: no ceilings in the record (pass --ceilings FILE)");
+  EXPECT_EQ(v0.m_profile, json({{"status", "unavailable"}, {"reason", "not run"}}));
+  EXPECT_EQ(v0.m_created_utc, "2025-11-21T05:00:00Z");
+}
+
+TEST_F(record_flow, speedups_come_from_the_same_bench_file) {
+  const record v1 = load("v1");
+  EXPECT_TRUE(v1.m_gate.accepted());
+  ASSERT_EQ(v1.m_timing.m_shapes.size(), 2u);
+  const shape_timing& s = v1.m_timing.m_shapes[0];
+  EXPECT_DOUBLE_EQ(*s.m_speedup_vs_parent, 78800.0 / 43700.0);  // v0 as timed in bench.v1, not in v0's record
+  EXPECT_DOUBLE_EQ(*s.m_speedup_vs_best, 78800.0 / 43700.0);
+  EXPECT_DOUBLE_EQ(*s.m_speedup_vs_reference, 900000.0 / 43700.0);
+  EXPECT_EQ(s.m_speedup_vs_baselines.at(0).first, "vendor");
+  EXPECT_DOUBLE_EQ(*s.m_speedup_vs_baselines.at(0).second, 40000.0 / 43700.0);
+  EXPECT_NEAR(s.m_pct_of_ceiling->at("copy_bandwidth"), *s.m_gbps * 1e9 / 4.0e12, 1e-12);
+  EXPECT_EQ(v1.m_timing.m_best_so_far, std::optional<std::string>("v0"));
+}
+
+TEST_F(record_flow, incorrect_variant_is_rejected_with_the_failing_trial) {
+  const record v2 = load("v2");
+  EXPECT_FALSE(v2.m_gate.accepted());
+  EXPECT_EQ(v2.m_correctness.m_status, "fail");
+  EXPECT_TRUE(
+      has_reason(v2, "incorrect: rows=8192,cols=8192: seed 2: output 'y': 12 mismatches, max_abs 0.031"));
+  const shape_correctness& bad = v2.m_correctness.m_shapes[1];
+  EXPECT_EQ(bad.m_seeds_failed, std::vector<std::int64_t>{2});
+  EXPECT_EQ(bad.m_first_mismatch["seed"], 2);
+}
+
+TEST_F(record_flow, small_gain_and_vague_hypothesis_are_rejected_and_stagnation_noticed) {
+  const record v3 = load("v3");
+  EXPECT_FALSE(v3.m_gate.accepted());
+  EXPECT_TRUE(has_reason(v3, "hypothesis states no expected movement"));
+  EXPECT_TRUE(has_reason(v3, "geomean 1.01x vs best-so-far v1 over 2 shapes: +1.0% <= required +2.0%"));
+  ASSERT_FALSE(v3.m_gate.m_notices.empty());
+  EXPECT_EQ(v3.m_gate.m_notices[0], "2 rejections in a row (v2, v3): re-profile, change direction");
+}
+
+TEST_F(record_flow, accepted_variant_meeting_targets_says_target_met) {
+  const record v4 = load("v4");
+  EXPECT_TRUE(v4.m_gate.accepted());
+  EXPECT_EQ(v4.m_gate.m_best_so_far, std::optional<std::string>("v1"));  // v2, v3 were rejected
+  EXPECT_TRUE(v4.m_gate.m_target_met);
+  EXPECT_EQ(v4.m_gate.m_notices,
+            std::vector<std::string>{"target met: every TARGET holds on every shape (best: v4)"});
+  const record v1 = load("v1");
+  EXPECT_FALSE(v1.m_gate.m_target_met);
+  EXPECT_EQ(v1.m_gate.m_targets[0].m_status, "unmet");
+}
+
+TEST_F(record_flow, gate_text_is_golden) {
+  const run_result r = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v3"});
+  EXPECT_EQ(r.m_code, 1);
+  expect_golden(r.m_out, "softmax/expected/gate.v3.txt");
+  const run_result newest = run_kopt({"gate", "--manifest", c.manifest()});
+  EXPECT_EQ(newest.m_code, 0);
+  expect_golden(newest.m_out, "softmax/expected/gate.v4.txt");
+}
+
+}  // namespace
+}  // namespace kopt::test

@@ -1,0 +1,2 @@
+// The entry is defined in a header this source compiles.
+#include "v3_entry.hpp"
