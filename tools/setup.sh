@@ -13,7 +13,12 @@
 #     --no-ccache  ccache optional (tools/main.sh: its presets use no
 #                compiler launcher; only the ci and asan presets need it)
 #     --browser  also chromium, for the test kopt.report.html_renders_in_chromium
-#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1
+#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1.
+#                tools/test.sh (the CI command) passes it.
+#
+#   cmark-gfm (libcmark-gfm-dev, libcmark-gfm-extensions-dev) is optional:
+#   installed when apt-get can, else kopt shows the report's notes as plain
+#   text (the report says so). A failure to install it is not an error.
 #
 #   KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1
 #                when pip refuses to install into an externally managed Python
@@ -35,7 +40,7 @@ for arg in "$@"; do
     --check) check_only=1 ;;
     --browser) browser=1 ;;
     --no-ccache) need_ccache=0 ;;
-    -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser] [--no-ccache])" >&2; exit 2 ;;
   esac
 done
@@ -49,14 +54,15 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 
 declare -A status detail
 required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
-optional=(cuobjdump browser)
+optional=(cuobjdump cmark_gfm browser)
 if [ "$need_ccache" = 0 ]; then
   required=(cmake ninja cxx17 gtest benchmark nlohmann_json cuda)
 fi
-# What apt-get installs for each item.
+# What apt-get installs for each item (space-separated packages).
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
   [gtest]=libgtest-dev [benchmark]=libbenchmark-dev [nlohmann_json]=nlohmann-json3-dev
+  [cmark_gfm]="pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev"
   [browser]=chromium)
 
 mark() { status[$1]=$2; detail[$1]=$3; }
@@ -103,7 +109,7 @@ check_packages() {
   elif [ "${status[ninja]}" != ok ] && ! have make; then why="needs ninja (or make) to configure"
   fi
   if [ -n "$why" ]; then
-    for item in cxx17 gtest benchmark nlohmann_json; do mark "$item" missing "not checked: $why"; done
+    for item in cxx17 gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: $why"; done
     return
   fi
   local scratch out line
@@ -120,7 +126,18 @@ int main() { std::optional<std::string_view> v; return v ? 1 : 0; }" KOPT_PROBE_
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(nlohmann_json 3.10 QUIET)
-message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+# As the top-level CMakeLists.txt finds cmark-gfm (the report's notes).
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(CMARK_GFM QUIET libcmark-gfm)
+endif()
+find_library(CMARK_GFM_EXT cmark-gfm-extensions HINTS ${CMARK_GFM_LIBRARY_DIRS})
+find_path(CMARK_GFM_EXT_H cmark-gfm-core-extensions.h HINTS ${CMARK_GFM_INCLUDE_DIRS})
+set(cmark_gfm 0)
+if(CMARK_GFM_FOUND AND CMARK_GFM_EXT AND CMARK_GFM_EXT_H)
+  set(cmark_gfm 1)
+endif()
+message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:cmark_gfm=${cmark_gfm}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
 CMAKE
   local generator=()
   [ "${status[ninja]}" = ok ] && generator=(-G Ninja)
@@ -129,13 +146,13 @@ CMAKE
   line=$(grep -o 'kopt-probe:.*' <<< "$out" || true)
   if [ -z "$line" ]; then
     mark cxx17 missing "no working C++ compiler (a scratch configure failed: $(grep -m1 -iE 'error|could not' <<< "$out" || echo 'see cmake output'))"
-    for item in gtest benchmark nlohmann_json; do mark "$item" missing "not checked: needs a C++ compiler"; done
+    for item in gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: needs a C++ compiler"; done
     return
   fi
   local compiler=${line##*:compiler=}
   if [[ $line == *cxx17=1* ]]; then mark cxx17 ok "$compiler"; else mark cxx17 missing "$compiler does not compile C++17"; fi
   local item found
-  for item in gtest benchmark nlohmann_json; do
+  for item in gtest benchmark nlohmann_json cmark_gfm; do
     found=$(sed -n "s/.*:$item=\([^:]*\).*/\1/p" <<< "$line")
     case $found in
       1 | TRUE | ON) mark "$item" ok "found by find_package" ;;
@@ -143,6 +160,8 @@ CMAKE
     esac
   done
   [ "${status[nlohmann_json]}" = ok ] || detail[nlohmann_json]="find_package(nlohmann_json 3.10) does not find it"
+  [ "${status[cmark_gfm]}" = ok ] && detail[cmark_gfm]="libcmark-gfm.pc and cmark-gfm-extensions found"
+  [ "${status[cmark_gfm]}" = ok ] || detail[cmark_gfm]="libcmark-gfm (pkg-config) or libcmark-gfm-extensions not found"
 }
 
 check_all() { check_tools; check_packages; }
@@ -244,6 +263,13 @@ install_missing() {
   if [ "$browser" = 1 ] && [ "${status[browser]}" != ok ]; then
     apt_install chromium || say "chromium not installed: kopt.report.html_renders_in_chromium will skip"
     check_tools
+  fi
+  if [ "${status[cmark_gfm]}" != ok ]; then
+    # Optional: without it kopt shows the report's notes as plain text.
+    local words
+    read -ra words <<< "${apt_package[cmark_gfm]}"
+    apt_install "${words[@]}" || say "cmark-gfm not installed: kopt will show the report's notes as plain text"
+    check_packages
   fi
 }
 

@@ -112,7 +112,6 @@ report_model build_report(const manifest& m, const record_set& records, const st
                                                          : std::nullopt);
     }
     if (report.m_device.empty()) report.m_device = r->m_timing.m_device;
-    report.m_roofline_available = report.m_roofline_available || roofline_gaps(r->m_profile).has_value();
     report.m_versions.push_back(std::move(v));
   }
 
@@ -190,6 +189,9 @@ report_model build_report(const manifest& m, const record_set& records, const st
     advice.m_tried = join(tried, ", ");
     report.m_recommendations.push_back(std::move(advice));
   }
+  add_roofline(records, report);
+  add_shape_tables(m, records, report);
+  add_environment(records, report);
   return report;
 }
 
