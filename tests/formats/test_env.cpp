@@ -87,8 +87,9 @@ TEST(env, a_field_of_the_wrong_type_names_file_and_field) {
 
   doc = to_json(probed_example());
   doc["cuda_runtime"] = true;
-  EXPECT_NE(message_of([&] { (void)read_back(doc); }).find("env.json: /cuda_runtime: expected an integer or \"unknown\""),
-            std::string::npos)
+  EXPECT_NE(
+      message_of([&] { (void)read_back(doc); }).find("env.json: /cuda_runtime: expected an integer or \"unknown\""),
+      std::string::npos)
       << message_of([&] { (void)read_back(doc); });
 
   doc = to_json(probed_example());
@@ -131,23 +132,23 @@ TEST(env, kind_schema_version_and_sizes_are_checked) {
 TEST(env, every_stored_document_reads_and_writes_back_unchanged) {
   int seen = 0;
   for (const char* dir : {"/tests", "/example_kernels"}) {
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(KOPT_SOURCE_DIR) + dir)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    json doc;
-    try {
-      doc = read_json_file(entry.path());
-    } catch (const format_error&) {
-      continue;  // deliberately malformed inputs of other tests
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(KOPT_SOURCE_DIR) + dir)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      json doc;
+      try {
+        doc = read_json_file(entry.path());
+      } catch (const format_error&) {
+        continue;  // deliberately malformed inputs of other tests
+      }
+      if (!doc.is_object()) continue;
+      const json* env = nullptr;
+      if (doc.value("kind", "") == "kernelopt.env") env = &doc;
+      if (doc.value("kind", "") == "kernelopt.record" && doc["env"].contains("kind")) env = &doc["env"];
+      if (env == nullptr) continue;
+      ++seen;
+      SCOPED_TRACE(entry.path().string());
+      EXPECT_EQ(to_json(env_from_json(json_reader(*env, entry.path().string()))).dump(), env->dump());
     }
-    if (!doc.is_object()) continue;
-    const json* env = nullptr;
-    if (doc.value("kind", "") == "kernelopt.env") env = &doc;
-    if (doc.value("kind", "") == "kernelopt.record" && doc["env"].contains("kind")) env = &doc["env"];
-    if (env == nullptr) continue;
-    ++seen;
-    SCOPED_TRACE(entry.path().string());
-    EXPECT_EQ(to_json(env_from_json(json_reader(*env, entry.path().string()))).dump(), env->dump());
-  }
   }
   EXPECT_GT(seen, 10);
 }

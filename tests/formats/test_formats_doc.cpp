@@ -421,7 +421,8 @@ TEST(doc_tables, static_result_writes_its_declared_fields) {
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.static"}));
   EXPECT_EQ(keys_of({doc["functions"][0]}), declared({"kernelopt.static: functions[]"}));
-  EXPECT_EQ(keys_of({doc["methods"][0], doc["methods"][1]}), declared({"kernelopt.static: methods[], sass_signatures[]"}));
+  EXPECT_EQ(keys_of({doc["methods"][0], doc["methods"][1]}),
+            declared({"kernelopt.static: methods[], sass_signatures[]"}));
   EXPECT_EQ(keys_of({doc["limits"][0]}), declared({"kernelopt.static: limits[]"}));
   EXPECT_EQ(to_json(static_result_from_json(json_reader(doc, "static.json"))), doc);
 }

@@ -99,8 +99,9 @@ TEST(static_result, skipped_document_has_only_its_six_fields) {
 TEST(static_result, a_field_of_the_wrong_type_names_file_and_field) {
   json doc = to_json(checked_example());
   doc["functions"][0]["registers"] = true;
-  EXPECT_NE(message_of([&] { (void)read_back(doc); })
-                .find("static.v2.json: /functions/0/registers: expected an integer or \"unknown\""),
+  EXPECT_NE(message_of([&] {
+              (void)read_back(doc);
+            }).find("static.v2.json: /functions/0/registers: expected an integer or \"unknown\""),
             std::string::npos)
       << message_of([&] { (void)read_back(doc); });
 
@@ -112,8 +113,9 @@ TEST(static_result, a_field_of_the_wrong_type_names_file_and_field) {
 
   doc = to_json(checked_example());
   doc["limits"][0]["status"] = "ok";
-  EXPECT_NE(message_of([&] { (void)read_back(doc); }).find("static.v2.json: /limits/0/status: expected \"pass\" or \"fail\""),
-            std::string::npos);
+  EXPECT_NE(
+      message_of([&] { (void)read_back(doc); }).find("static.v2.json: /limits/0/status: expected \"pass\" or \"fail\""),
+      std::string::npos);
 
   doc = to_json(checked_example());
   doc["status"] = "passed";
@@ -150,23 +152,23 @@ TEST(static_result, kind_and_schema_version_are_checked) {
 TEST(static_result, every_stored_document_reads_and_writes_back_unchanged) {
   int seen = 0;
   for (const char* dir : {"/tests", "/example_kernels"}) {
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(KOPT_SOURCE_DIR) + dir)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    json doc;
-    try {
-      doc = read_json_file(entry.path());
-    } catch (const format_error&) {
-      continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(KOPT_SOURCE_DIR) + dir)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      json doc;
+      try {
+        doc = read_json_file(entry.path());
+      } catch (const format_error&) {
+        continue;
+      }
+      if (!doc.is_object()) continue;
+      const json* result = nullptr;
+      if (doc.value("kind", "") == "kernelopt.static") result = &doc;
+      if (doc.value("kind", "") == "kernelopt.record" && doc["static"].contains("kind")) result = &doc["static"];
+      if (result == nullptr) continue;
+      ++seen;
+      SCOPED_TRACE(entry.path().string());
+      EXPECT_EQ(to_json(static_result_from_json(json_reader(*result, entry.path().string()))).dump(), result->dump());
     }
-    if (!doc.is_object()) continue;
-    const json* result = nullptr;
-    if (doc.value("kind", "") == "kernelopt.static") result = &doc;
-    if (doc.value("kind", "") == "kernelopt.record" && doc["static"].contains("kind")) result = &doc["static"];
-    if (result == nullptr) continue;
-    ++seen;
-    SCOPED_TRACE(entry.path().string());
-    EXPECT_EQ(to_json(static_result_from_json(json_reader(*result, entry.path().string()))).dump(), result->dump());
-  }
   }
   EXPECT_GT(seen, 10);
 }

@@ -38,7 +38,9 @@ const std::vector<field_doc> k_device_fields = {
 
 json integer_or_unknown(const std::optional<std::int64_t>& value) { return value ? json(*value) : json("unknown"); }
 
-bool is_unknown(const json_reader& node) { return node.raw().is_string() && node.raw().get_ref<const std::string&>() == "unknown"; }
+bool is_unknown(const json_reader& node) {
+  return node.raw().is_string() && node.raw().get_ref<const std::string&>() == "unknown";
+}
 
 std::optional<std::int64_t> read_integer_or_unknown(const json_reader& node) {
   if (is_unknown(node)) return std::nullopt;

@@ -47,11 +47,11 @@ struct env_device {
 
 struct env_file {
   std::string m_hostname = "unknown";
-  std::string m_timestamp_utc;                 // ISO 8601
-  std::optional<std::string> m_driver_version;  // "580.159.04"
+  std::string m_timestamp_utc;                    // ISO 8601
+  std::optional<std::string> m_driver_version;    // "580.159.04"
   std::optional<std::int64_t> m_cuda_driver_api;  // cudaDriverGetVersion, e.g. 13000
   std::optional<std::int64_t> m_cuda_runtime;     // cudaRuntimeGetVersion
-  std::vector<env_device> m_devices;             // empty: none visible
+  std::vector<env_device> m_devices;              // empty: none visible
   std::optional<std::string> m_no_device_reason;  // why m_devices is empty; nullopt (null) when it is not
   std::optional<bool> m_counters_readable;        // perf counters for non-admin users
   std::string m_counters_reason;                  // how that was determined

@@ -46,7 +46,8 @@ const std::vector<field_doc> k_claim_fields = {
     {"claimed", "boolean", "`true`"},
     {"signature", "string | null", "the regex; `null`: the method has no SASS signature"},
     {"status", "string", "`found`, `missing` or `no signature`"},
-    {"found", "object | string", "`{count, functions, elsewhere}` (sites `{function, arch, count}`), or `no signature`"},
+    {"found", "object | string",
+     "`{count, functions, elsewhere}` (sites `{function, arch, count}`), or `no signature`"},
     {"archs_without", "array", "found: the architectures in which it matched nothing (only when some)"},
 };
 
@@ -117,7 +118,8 @@ static_function function_from_json(const json_reader& node) {
   f.m_instructions = node.at("instructions").as_non_negative_integer();
   const json_reader families = node.at("families");
   if (!families.raw().is_object()) families.fail("expected an object of counts by opcode family");
-  if (families.raw().size() > k_max_static_list) families.fail("more than " + std::to_string(k_max_static_list) + " entries");
+  if (families.raw().size() > k_max_static_list)
+    families.fail("more than " + std::to_string(k_max_static_list) + " entries");
   for (const auto& item : families.raw().items()) {
     f.m_families[item.key()] = families.at(item.key()).as_non_negative_integer();
   }
@@ -126,7 +128,8 @@ static_function function_from_json(const json_reader& node) {
 
 json to_json(const std::vector<static_site>& sites) {
   json out = json::array();
-  for (const static_site& s : sites) out.push_back({{"function", s.m_function}, {"arch", s.m_arch}, {"count", s.m_count}});
+  for (const static_site& s : sites)
+    out.push_back({{"function", s.m_function}, {"arch", s.m_arch}, {"count", s.m_count}});
   return out;
 }
 
@@ -135,8 +138,8 @@ std::vector<static_site> sites_from_json(const json_reader& node) {
   const std::size_t count = checked_size(node);
   for (std::size_t i = 0; i < count; ++i) {
     const json_reader site = node.at(i);
-    sites.push_back({site.at("function").as_string(), site.at("arch").as_string(),
-                     site.at("count").as_non_negative_integer()});
+    sites.push_back(
+        {site.at("function").as_string(), site.at("arch").as_string(), site.at("count").as_non_negative_integer()});
   }
   return sites;
 }
@@ -222,7 +225,8 @@ static_findings findings_from_json(const json_reader& node) {
   f.m_notes = read_strings(node.at("notes"));
   const json_reader definitions = node.at("definitions");
   if (!definitions.raw().is_object()) definitions.fail("expected an object of meanings by term");
-  if (definitions.raw().size() > k_max_static_list) definitions.fail("more than " + std::to_string(k_max_static_list) + " entries");
+  if (definitions.raw().size() > k_max_static_list)
+    definitions.fail("more than " + std::to_string(k_max_static_list) + " entries");
   for (const auto& item : definitions.raw().items()) {
     f.m_definitions.emplace_back(item.key(), definitions.at(item.key()).as_string());
   }
@@ -248,7 +252,9 @@ json to_json(const static_result& r) {
   for (const static_claim& c : f.m_sass_signatures) user.push_back(to_json(c));
   json limits = json::array();
   for (const static_limit& l : f.m_limits) {
-    limits.push_back({{"name", l.m_name}, {"limit", l.m_limit}, {"status", l.m_pass ? "pass" : "fail"},
+    limits.push_back({{"name", l.m_name},
+                      {"limit", l.m_limit},
+                      {"status", l.m_pass ? "pass" : "fail"},
                       {"violations", l.m_violations}});
   }
   json definitions = json::object();

@@ -30,12 +30,12 @@ inline constexpr int k_static_schema_version = 1;
 inline constexpr std::size_t k_max_static_list = 100000;  // functions, claims, sites, strings per list
 
 struct static_function {
-  std::string m_name;     // demangled
+  std::string m_name;  // demangled
   std::string m_mangled;
-  std::optional<bool> m_own;                 // defined in one of the variant's SOURCES
-  std::optional<std::string> m_defined_in;   // a path, or "unknown"
-  std::optional<std::string> m_defined_by;   // "line info", "source text", or "unknown"
-  std::string m_arch;     // "sm_90a"
+  std::optional<bool> m_own;                // defined in one of the variant's SOURCES
+  std::optional<std::string> m_defined_in;  // a path, or "unknown"
+  std::optional<std::string> m_defined_by;  // "line info", "source text", or "unknown"
+  std::string m_arch;                       // "sm_90a"
   std::string m_object;
   std::optional<std::int64_t> m_registers;
   std::optional<std::int64_t> m_stack_bytes;
@@ -94,8 +94,8 @@ struct static_findings {
 struct static_result {
   std::string m_kernel;
   std::string m_variant;
-  std::string m_status;                // "pass", "fail" or "skipped"
-  std::optional<std::string> m_reason;  // the first failure, or why it skipped; nullopt when passed
+  std::string m_status;                       // "pass", "fail" or "skipped"
+  std::optional<std::string> m_reason;        // the first failure, or why it skipped; nullopt when passed
   std::optional<static_findings> m_findings;  // nullopt exactly when skipped
 
   [[nodiscard]] bool skipped() const { return m_status == "skipped"; }

@@ -156,7 +156,8 @@ TEST(record_embedded, static_with_a_bad_status_or_kind_names_file_and_field) {
   write_text(c.path("static.v0.json"), json::parse(read_text(c.path("env.json"))).dump(2));
   r = record_v0_with(c, {"--static", c.path("static.v0.json").string()});
   EXPECT_NE(r.m_code, 0);
-  EXPECT_NE(r.m_err.find(": /kind: expected \"kernelopt.static\", got \"kernelopt.env\""), std::string::npos) << r.m_err;
+  EXPECT_NE(r.m_err.find(": /kind: expected \"kernelopt.static\", got \"kernelopt.env\""), std::string::npos)
+      << r.m_err;
   EXPECT_FALSE(fs::exists(c.record("v0")));
 }
 

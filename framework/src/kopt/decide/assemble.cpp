@@ -217,7 +217,15 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   add_spec_ceilings(m, bench.m_device, r.m_ceilings);
   r.m_profile = optional_document(in.m_profile);
   if (in.m_static) {
-    r.m_static.m_document = read_static_result(*in.m_static);
+    const static_result& checked = r.m_static.m_document.emplace(read_static_result(*in.m_static));
+    const std::string file = in.m_static->string();
+    if (checked.m_kernel != m.m_kernel) {
+      throw format_error(file + ": /kernel: expected \"" + m.m_kernel + "\", got \"" + shorten(checked.m_kernel) + "\"");
+    }
+    if (checked.m_variant != in.m_variant) {
+      throw format_error(file + ": /variant: expected \"" + in.m_variant + "\", got \"" + shorten(checked.m_variant) +
+                         "\"");
+    }
   } else {
     r.m_static = embedded_document<static_result>::unavailable("not run");
   }

@@ -108,7 +108,9 @@ perf_baseline perf_baseline_from_json(const json& doc, const std::string& file) 
     shape.m_shape = s.at("shape").as_string();
     shape.m_median_ns = s.at("median_ns").as_positive();
     const json_reader runs = s.at("run_medians_ns");
-    for (std::size_t j = 0, n = checked_size(runs); j < n; ++j) shape.m_run_medians_ns.push_back(runs.at(j).as_positive());
+    for (std::size_t j = 0, n = checked_size(runs); j < n; ++j) {
+      shape.m_run_medians_ns.push_back(runs.at(j).as_positive());
+    }
     shape.m_spread = s.at("spread").as_non_negative();
     if (s.has("within_noise")) shape.m_within_noise = s.at("within_noise").as_non_negative();
     b.m_shapes.push_back(shape);

@@ -112,7 +112,8 @@ static_outcome check_machine_code(const manifest& m, const variant_decl& decl, c
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
     report.m_notes.push_back("host code only (no device code): " + names);
   }
-  write_json_atomic(request.m_out, to_json(sass::report_result(report, cuobjdump, sass::cuobjdump_version(cuobjdump))));
+  const std::string version = sass::cuobjdump_version(cuobjdump);
+  write_json_atomic(request.m_out, to_json(sass::report_result(report, cuobjdump, version)));
   out << sass::render_table(report) << "-> " << request.m_out.string() << "\n";
   return report.passed() ? static_outcome::passed : static_outcome::failed;
 }
