@@ -126,7 +126,6 @@ void probe_counters(env_file& env) {
   env.m_counters_reason = std::string("no RmProfilingAdminOnly in ") + k_params_file;
 }
 
-
 }  // namespace
 
 env_file probe_environment() {
