@@ -158,7 +158,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
 
   const std::filesystem::path env_path = m.build_dir().parent_path() / "env.json";
   step(out, 1, "env -> " + env_path.string());
-  write_json_atomic(env_path, env_document());
+  write_json_atomic(env_path, to_json(probe_env()));
 
   std::vector<std::string> skipped;
   const std::filesystem::path results = run / ("correct." + variant + ".json");

@@ -68,6 +68,24 @@ const std::vector<field_doc> k_gate_fields = {
 
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
+template <class T>
+json to_json(const embedded_document<T>& embedded) {
+  if (embedded.m_document) return to_json(*embedded.m_document);
+  return {{"status", "unavailable"}, {"reason", embedded.m_reason}};
+}
+
+// A document has its kind; without one, {"status": "unavailable", "reason"}.
+template <class T, class Read>
+embedded_document<T> embedded_from_json(const json_reader& node, Read read) {
+  if (!node.raw().is_object()) node.fail("expected an object (a document, or {status, reason})");
+  if (node.raw().contains("kind")) return {read(node), ""};
+  const std::string status = node.at("status").as_string();
+  if (status != "unavailable") {
+    node.at("status").fail("expected \"unavailable\" (or a document with its kind), got \"" + shorten(status) + "\"");
+  }
+  return embedded_document<T>::unavailable(node.at("reason").as_string());
+}
+
 // Optional values: null or absent is "not defined"; present, they must be in range.
 std::optional<double> optional_positive(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
@@ -281,10 +299,10 @@ json to_json(const record& r) {
           {"correctness", to_json(r.m_correctness)},
           {"timing", to_json(r.m_timing)},
           {"gate", to_json(r.m_gate)},
-          {"env", r.m_env},
+          {"env", to_json(r.m_env)},
           {"ceilings", r.m_ceilings ? to_json(*r.m_ceilings) : json(nullptr)},
           {"profile", r.m_profile},
-          {"static", r.m_static},
+          {"static", to_json(r.m_static)},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
                                   : json(nullptr)}};
 }
@@ -312,10 +330,10 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_correctness = correctness_from_json(root.at("correctness"));
   r.m_timing = timing_from_json(root.at("timing"));
   r.m_gate = gate_from_json(root.at("gate"));
-  r.m_env = root.at("env").raw();
+  r.m_env = embedded_from_json<env_file>(root.at("env"), env_from_json);
   if (!root.at("ceilings").is_null()) r.m_ceilings = ceilings_from_json(root.at("ceilings"));
   r.m_profile = root.at("profile").raw();
-  r.m_static = root.at("static").raw();
+  r.m_static = embedded_from_json<static_result>(root.at("static"), static_result_from_json);
   if (root.has("failure")) {
     const json_reader failure = root.at("failure");
     r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};

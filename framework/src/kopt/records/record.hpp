@@ -13,7 +13,9 @@
 #include "core/json_io.hpp"
 #include "core/shape.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/env.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/static_result.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
@@ -24,6 +26,16 @@ namespace kopt {
 // 2: per-shape output_check and paired (interleaved) speedup vs best; the
 // gate rules bench_output and clock apply (docs/formats.md).
 inline constexpr int k_record_schema_version = 2;
+
+// A document a record embeds, or why there is none: written as the
+// document, or as {"status": "unavailable", "reason": ...}.
+template <class T>
+struct embedded_document {
+  std::optional<T> m_document;
+  std::string m_reason;  // why m_document is nullopt
+
+  [[nodiscard]] static embedded_document unavailable(std::string reason) { return {std::nullopt, std::move(reason)}; }
+};
 
 // Another implementation timed in the same benchmark file, same shape.
 struct measured_impl {
@@ -128,7 +140,7 @@ struct record {
   source_hash m_source;
   std::string m_created_utc;
   std::optional<mask_info> m_masked;
-  json m_env;  // the kernelopt.env document, or {"status":"unavailable","reason":...}
+  embedded_document<env_file> m_env;  // as given by --env
   std::vector<std::string> m_shapes;
   std::vector<std::int64_t> m_seeds;
   json m_tolerance;
@@ -137,7 +149,7 @@ struct record {
   timing_summary m_timing;
   std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
-  json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
+  embedded_document<static_result> m_static;  // as given by --static
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   gate_result m_gate;
 

@@ -55,7 +55,7 @@ std::vector<sass::signature> collect_signatures(const static_request& request, c
 
 static_outcome skip(const manifest& m, const std::string& variant, const std::string& reason, const std::filesystem::path& out_file,
          std::ostream& out) {
-  write_json_atomic(out_file, sass::skipped_json(m.m_kernel, variant, reason));
+  write_json_atomic(out_file, to_json(sass::skipped_result(m.m_kernel, variant, reason)));
   out << "SKIPPED: " << reason << "\n";
   return static_outcome::skipped;
 }
@@ -112,8 +112,8 @@ static_outcome check_machine_code(const manifest& m, const variant_decl& decl, c
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
     report.m_notes.push_back("host code only (no device code): " + names);
   }
-  const json tool = {{"cuobjdump", cuobjdump}, {"version", sass::cuobjdump_version(cuobjdump)}};
-  write_json_atomic(request.m_out, sass::report_json(report, tool));
+  const std::string version = sass::cuobjdump_version(cuobjdump);
+  write_json_atomic(request.m_out, to_json(sass::report_result(report, cuobjdump, version)));
   out << sass::render_table(report) << "-> " << request.m_out.string() << "\n";
   return report.passed() ? static_outcome::passed : static_outcome::failed;
 }
