@@ -346,6 +346,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Spec.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Ablation.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 

@@ -28,6 +28,7 @@ const std::vector<field_doc> k_record_fields = {
     {"profile", "object", "the `kernelopt.profile` document, or why there is none"},
     {"static", "object", "the `kernelopt.static` document, or why there is none"},
     {"failure", "object | null", "`{step, cause}` when a step did not finish"},
+    {"ablation", "object | null", "per switchable METHOD, its attribution and class, once `kopt ablate` ran"},
 };
 
 const std::vector<field_doc> k_timing_fields = {
@@ -286,7 +287,8 @@ json to_json(const record& r) {
           {"profile", r.m_profile},
           {"static", r.m_static},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
-                                  : json(nullptr)}};
+                                  : json(nullptr)},
+          {"ablation", r.m_ablation ? to_json(*r.m_ablation) : json(nullptr)}};
 }
 
 record record_from_json(const json& doc, const std::string& file) {
@@ -320,6 +322,7 @@ record record_from_json(const json& doc, const std::string& file) {
     const json_reader failure = root.at("failure");
     r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
   }
+  if (root.has("ablation")) r.m_ablation = ablation_from_json(root.at("ablation"));
   return r;
 }
 
@@ -330,10 +333,12 @@ record read_record(const std::filesystem::path& path) {
 }
 
 std::vector<format_table> record_tables() {
-  return {{"kernelopt.record", k_record_fields},
-          {"kernelopt.record: timing", k_timing_fields},
-          {"kernelopt.record: timing.shapes[]", k_shape_fields},
-          {"kernelopt.record: gate", k_gate_fields}};
+  std::vector<format_table> tables = {{"kernelopt.record", k_record_fields},
+                                      {"kernelopt.record: timing", k_timing_fields},
+                                      {"kernelopt.record: timing.shapes[]", k_shape_fields},
+                                      {"kernelopt.record: gate", k_gate_fields}};
+  for (format_table& t : ablation_tables()) tables.push_back(std::move(t));
+  return tables;
 }
 
 }  // namespace kopt

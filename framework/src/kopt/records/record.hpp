@@ -17,6 +17,7 @@
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/ablation.hpp"
 #include "kopt/records/source_hash.hpp"
 
 namespace kopt {
@@ -140,6 +141,9 @@ struct record {
   json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   gate_result m_gate;
+  // Written by `kopt ablate` after the record was made (docs/ablation.md):
+  // the only field a later command adds besides `masked`.
+  std::optional<ablation_result> m_ablation;
 
   // Accepted at record time and not masked since: counts for best-so-far.
   [[nodiscard]] bool counts_as_accepted() const { return !m_masked && m_gate.accepted(); }
@@ -152,7 +156,7 @@ struct record {
 [[nodiscard]] record read_record(const std::filesystem::path& path);
 
 // Tables (docs/formats.md): the record, its timing, a timed shape (with the
-// timing statistics' own table), the gate.
+// timing statistics' own table), the gate, the ablation.
 [[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt
