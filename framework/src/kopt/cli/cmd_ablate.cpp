@@ -13,6 +13,7 @@
 #include "kopt/inputs/bench.hpp"
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record_store.hpp"
+#include "kopt/report/report_model.hpp"
 #include "kopt/run/harness_run.hpp"
 
 namespace kopt::cli {
@@ -217,7 +218,7 @@ int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json
   record_doc["ablation"] = to_json(result);
   write_json_atomic(path, record_doc);
 
-  out << "\n" << render_attribution_markdown(result) << "\nwritten into " << path.string() << "\n";
+  out << "\n" << render_ablation_markdown(result) << "\nwritten into " << path.string() << "\n";
   doc["record"] = path.string();
   doc["ablation"] = to_json(result);
   return k_exit_ok;

@@ -1,7 +1,6 @@
 #include "kopt/compare/attribution.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "core/format.hpp"
 
@@ -97,33 +96,6 @@ std::vector<ablation_method> compute_attribution(const std::string& variant, con
     methods.push_back(m);
   }
   return methods;
-}
-
-std::string render_attribution_markdown(const ablation_result& a) {
-  std::ostringstream out;
-  out << "| method | class | shape | with | without | attribution | relative | noise | verdict |\n"
-      << "|---|---|---|---:|---:|---:|---:|---:|---|\n";
-  for (const ablation_method& m : a.m_methods) {
-    if (m.m_class == k_ablation_failed) {
-      out << "| " << m.m_method << " | " << m.m_class << " (" << m.m_failure.value_or("unknown")
-          << ") | | | | | | | " << m.m_detail << " |\n";
-      continue;
-    }
-    for (const ablation_shape& s : m.m_shapes) {
-      out << "| " << m.m_method << " | " << m.m_class << " | " << s.m_shape << " | " << format_time_ns(s.m_with_ns)
-          << " | " << format_time_ns(s.m_without_ns) << " | " << (s.m_attribution_ns < 0 ? "-" : "")
-          << format_time_ns(std::fabs(s.m_attribution_ns)) << " | " << format_percent(s.m_change, true) << " | "
-          << noise_text(s.m_noise) << " | " << s.m_verdict << " |\n";
-    }
-    out << "| " << m.m_method << " | " << m.m_class << " | geomean | | | | "
-        << (m.m_change ? format_percent(*m.m_change, true) : std::string("unknown")) << " | " << noise_text(m.m_noise)
-        << " | " << m.m_detail << " |\n";
-  }
-  out << "\nattribution = time without the method - time with it; relative = without / with - 1 (" << a.m_repetitions
-      << " benchmark process" << (a.m_repetitions == 1 ? "" : "es") << (a.m_quick ? ", quick shapes" : "")
-      << "; effective: the variant is slower without it by more than max(" << format_percent(a.m_threshold)
-      << ", 3 x noise), as kopt compare decides SLOWER)\n";
-  return out.str();
 }
 
 }  // namespace kopt

@@ -38,8 +38,4 @@ struct ablation_outcome {
                                                                const std::vector<ablation_outcome>& outcomes,
                                                                double threshold);
 
-// The attribution table (Markdown): one row per method and shape, then the
-// geomean row of each method; used by kopt ablate and the report.
-[[nodiscard]] std::string render_attribution_markdown(const ablation_result& a);
-
 }  // namespace kopt

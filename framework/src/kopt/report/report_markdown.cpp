@@ -83,6 +83,13 @@ std::string render_markdown(const report_model& r) {
     for (const std::string& detail : t.m_details) out += "  - " + detail + "\n";
   }
 
+  if (!r.m_ablations.empty()) {
+    out += "\n## Ablation\n\nEach switchable METHOD switched off (`kopt ablate`, docs/ablation.md).\n";
+    for (const report_ablation& a : r.m_ablations) {
+      out += "\n### " + a.m_variant + "\n\n" + render_ablation_markdown(a.m_result);
+    }
+  }
+
   out += "\n## Trend\n\nThe HTML report (report.html) draws the geomean time per version.\n";
   out += "\n## Roofline\n\n";
   out += r.m_roofline_available ? "See the HTML report.\n"

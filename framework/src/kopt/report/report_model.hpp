@@ -49,6 +49,12 @@ struct report_advice {
   std::string m_tried;     // "v2 failure" or ""
 };
 
+// A recorded variant's ablation (kopt ablate, docs/ablation.md).
+struct report_ablation {
+  std::string m_variant;
+  ablation_result m_result;
+};
+
 struct report_model {
   std::string m_kernel;
   std::string m_device;
@@ -72,6 +78,7 @@ struct report_model {
   std::vector<report_method> m_methods_tried;     // declaration order
   std::vector<report_advice> m_recommendations;  // top 3 from the store, best first
   std::string m_store;                           // where they came from ("" = no store read)
+  std::vector<report_ablation> m_ablations;  // declaration order, recorded variants with one
   bool m_roofline_available = false;
   std::string m_notes;  // Markdown, as given by --notes
 };
@@ -83,6 +90,10 @@ struct report_model {
                                         const std::string& store_dir = "");
 
 [[nodiscard]] std::string render_markdown(const report_model& report);
+// The attribution table of one ablation (Markdown, HTML): a row per method
+// and shape, then each method's geomean row; kopt ablate prints the first.
+[[nodiscard]] std::string render_ablation_markdown(const ablation_result& a);
+[[nodiscard]] std::string render_ablation_html(const ablation_result& a);
 [[nodiscard]] std::string render_html(const report_model& report);
 // The performance trend: geomean time per version, best-so-far line.
 [[nodiscard]] std::string render_trend_svg(const report_model& report);
