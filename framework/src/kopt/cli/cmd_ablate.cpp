@@ -5,6 +5,7 @@
 // each method's attribution and class is written into the variant's record
 // (docs/ablation.md).
 #include <ostream>
+#include <sstream>
 
 #include "core/format.hpp"
 #include "core/utc.hpp"
@@ -15,6 +16,7 @@
 #include "kopt/records/record_store.hpp"
 #include "kopt/report/report_model.hpp"
 #include "kopt/run/harness_run.hpp"
+#include "kopt/run/static_checks.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -58,6 +60,43 @@ process_result build(const manifest& m, const std::filesystem::path& tree, const
   options.m_limit_source = "kopt ablate's build limit";
   options.m_capture = true;
   return run_process(argv, options);
+}
+
+// The method's SASS signature in the ablated build's own kernels (CUDA
+// variants with a static check), through the variant's own static check
+// (its regex, its cuobjdump) on the ablated objects:
+// present | absent | no_signature | not_checked.
+std::string sass_without(const manifest& m, const variant_decl& decl, const method_switch& s,
+                         const std::filesystem::path& run, std::ostream& out) {
+  if (m.m_backend != "cuda" || !decl.m_static || s.m_objects.empty()) return "not_checked";
+  std::optional<std::string> regex;
+  static_request request;
+  const std::vector<std::string>& a = decl.m_static->m_args;
+  for (std::size_t i = 0; i + 1 < a.size(); ++i) {
+    if (a[i] == "--method-signature" && a[i + 1].rfind(s.m_method + "=", 0) == 0) {
+      regex = a[i + 1].substr(s.m_method.size() + 1);
+    }
+    if (a[i] == "--cuobjdump") request.m_cuobjdump = a[i + 1];
+  }
+  if (!regex) return "not_checked";
+  if (regex->empty()) return "no_signature";
+  variant_decl ablated = decl;
+  ablated.m_name = s.m_impl;
+  ablated.m_methods = {s.m_method};
+  request.m_objects = s.m_objects;
+  request.m_method_signatures = {s.m_method + "=" + *regex};
+  request.m_out = run / ("static." + s.m_impl + ".json");
+  try {
+    std::ostringstream table;  // the variant's own static test prints its table; here only the verdict
+    if (check_machine_code(m, ablated, request, table) == static_outcome::skipped) return "not_checked";
+    const json doc = read_json_file(request.m_out);
+    for (const json& claim : doc.at("methods")) {
+      if (claim.at("name") == s.m_method) return claim.at("status") == "found" ? "present" : "absent";
+    }
+  } catch (const std::exception& e) {
+    out << "      static check of " << s.m_impl << ": " << e.what() << "\n";
+  }
+  return "not_checked";
 }
 
 // The variant: --variant, else the accepted best.
@@ -209,6 +248,10 @@ int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json
   const std::vector<timing_point> points =
       impls.size() > 1 ? load_timing_points(bench_dir) : std::vector<timing_point>{};
   result.m_methods = compute_attribution(variant, points, outcomes, threshold);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].m_failure && *outcomes[i].m_failure == "build") continue;
+    result.m_methods[i].m_sass_without = sass_without(m, decl, outcomes[i].m_switch, run, out);
+  }
 
   const std::filesystem::path path = m.record_path(variant);
   json record_doc = read_json_file(path);

@@ -73,6 +73,7 @@ const std::vector<field_doc> k_switch_fields = {
     {"macro", "string", "the macro: 1 in the variant's build, 0 in the ablated one"},
     {"impl", "string", "the ablated implementation, `<variant>__no_<method>`"},
     {"target", "string", "its module's build target, `<k>_kopt_<variant>__no_<method>` (not in ALL)"},
+    {"objects", "array", "CUDA variants with a static check: the ablated build's object files; else []"},
 };
 
 const std::vector<field_doc> k_static_fields = {
@@ -137,7 +138,11 @@ json variant_json(const variant_decl& v) {
   if (!v.m_switches.empty()) {
     json switches = json::array();
     for (const method_switch& s : v.m_switches) {
-      switches.push_back({{"method", s.m_method}, {"macro", s.m_macro}, {"impl", s.m_impl}, {"target", s.m_target}});
+      switches.push_back({{"method", s.m_method},
+                          {"macro", s.m_macro},
+                          {"impl", s.m_impl},
+                          {"target", s.m_target},
+                          {"objects", s.m_objects}});
     }
     out["switches"] = switches;
   }
@@ -257,7 +262,7 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
       for (std::size_t j = 0; j < switches.size(); ++j) {
         const json_reader s = switches.at(j);
         method_switch sw{s.at("method").as_string(), s.at("macro").as_string(), read_name(s.at("impl")),
-                         s.at("target").as_string()};
+                         s.at("target").as_string(), strings(s.at("objects"))};
         if (std::find(decl.m_methods.begin(), decl.m_methods.end(), sw.m_method) == decl.m_methods.end()) {
           s.at("method").fail("'" + sw.m_method + "' is not one of the variant's methods");
         }

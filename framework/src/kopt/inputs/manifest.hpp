@@ -59,6 +59,7 @@ struct method_switch {
   std::string m_macro;
   std::string m_impl;
   std::string m_target;
+  std::vector<std::string> m_objects;  // CUDA variants with a static check: the ablated build's objects
 };
 
 struct variant_decl {

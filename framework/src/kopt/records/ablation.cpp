@@ -21,6 +21,7 @@ const std::vector<field_doc> k_method_fields = {
     {"detail", "string", "the evidence for the class, one line"},
     {"change", "number | null", "geomean over shapes of without / with - 1; null when not timed"},
     {"noise", "number | null", "the relative noise of `change`"},
+    {"sass_without", "string", "the method's SASS signature in the ablated build: `present`, `absent`, `no_signature`, `not_checked`"},
     {"shapes", "array", "per timed shape"},
 };
 
@@ -73,6 +74,7 @@ json to_json(const ablation_result& a) {
                        {"detail", m.m_detail},
                        {"change", number_or_null(m.m_change)},
                        {"noise", number_or_null(m.m_noise)},
+                       {"sass_without", m.m_sass_without},
                        {"shapes", shapes}});
   }
   return {{"utc", a.m_utc},
@@ -106,6 +108,7 @@ ablation_result ablation_from_json(const json_reader& node) {
     method.m_detail = m.at("detail").as_string();
     method.m_change = optional_number(m, "change");
     method.m_noise = optional_number(m, "noise");
+    method.m_sass_without = m.at("sass_without").as_string();
     const json_reader shapes = m.at("shapes");
     for (std::size_t j = 0; j < shapes.size(); ++j) {
       const json_reader s = shapes.at(j);

@@ -44,6 +44,9 @@ struct ablation_method {
   std::string m_detail;  // one line: the evidence for the class
   std::optional<double> m_change;  // geomean over shapes of without / with - 1
   std::optional<double> m_noise;   // its noise
+  // CUDA: the method's SASS signature in the ablated build's own kernels:
+  // present | absent | no_signature | not_checked (host, no cuobjdump, not built).
+  std::string m_sass_without = "not_checked";
   std::vector<ablation_shape> m_shapes;
 };
 
