@@ -184,8 +184,9 @@ int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json
     if (o.m_failure) continue;
     const std::filesystem::path results = run / ("correct." + o.m_switch.m_impl + ".json");
     const std::vector<std::string> argv = test_command(am, o.m_switch.m_impl, results);
-    out << "correctness " << o.m_switch.m_impl << ": " << std::flush;
+    out << "correctness: " << describe_command(argv) << "\n" << std::flush;
     const process_result r = run_process(argv, harness_limits(m));
+    out << "correctness " << o.m_switch.m_impl << ": ";
     if (r.exited(k_harness_skipped)) {
       out << "skipped\nSKIPPED: the correctness test exited 77 (no device); nothing measured, nothing written\n";
       return args.has("--build-target") ? k_exit_ok : k_exit_skipped;
