@@ -100,6 +100,8 @@ const std::vector<command>& command_table() {
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
         {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
         {"--no-profile", "", o::flag, "skip the Nsight Compute step (the record says profile: not run)"},
+        {"--ablate", "", o::flag,
+         "after an ACCEPT, kopt ablate's steps on the variant's switchable METHODS (docs/ablation.md)"},
         {"--build-target", "", o::flag, "as optimize-<k>: a REJECT or a skip is printed, exit 0"},
         {"--lock-wait", "SECONDS", o::optional,
          "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},

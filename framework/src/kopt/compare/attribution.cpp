@@ -60,6 +60,7 @@ std::vector<ablation_method> compute_attribution(const std::string& variant, con
     m.m_method = o.m_switch.m_method;
     m.m_macro = o.m_switch.m_macro;
     m.m_impl = o.m_switch.m_impl;
+    m.m_sass_without = o.m_sass_without;
     if (o.m_failure) {
       m.m_class = k_ablation_failed;
       m.m_failure = o.m_failure;

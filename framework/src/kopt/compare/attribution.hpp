@@ -22,14 +22,7 @@
 
 namespace kopt {
 
-// What building, testing and benchmarking one ablated build gave.
-struct ablation_outcome {
-  method_switch m_switch;
-  std::optional<std::string> m_failure;  // build | incorrect | crashed | benchmark
-  std::string m_failure_detail;          // one line
-};
-
-// One method per outcome, in order. `points`: merged over the repetitions
+// One method per outcome (records/ablation.hpp), in order. `points`: merged over the repetitions
 // (load_timing_points of the folder of benchmark files). A method whose
 // build has no timing point on any shape the variant has is
 // implementation-failed (benchmark).

@@ -12,6 +12,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/field_doc.hpp"
+#include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
 
@@ -59,6 +60,15 @@ struct ablation_result {
   std::vector<ablation_method> m_methods;  // in claim order
 
   [[nodiscard]] const ablation_method* find(const std::string& method) const;
+};
+
+// What building, testing and benchmarking one ablated build gave
+// (run/ablation_run.hpp), before the attribution (compare/attribution.hpp).
+struct ablation_outcome {
+  method_switch m_switch;
+  std::optional<std::string> m_failure;  // build | incorrect | crashed | benchmark
+  std::string m_failure_detail;          // one line
+  std::string m_sass_without = "not_checked";  // as ablation_method's
 };
 
 [[nodiscard]] json to_json(const ablation_result& a);

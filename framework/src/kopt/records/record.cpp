@@ -332,6 +332,14 @@ record read_record(const std::filesystem::path& path) {
   return record_from_json(doc, path.string());
 }
 
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation) {
+  json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  (void)record_from_json(doc, path.string());  // a valid record before we touch it
+  doc["ablation"] = to_json(ablation);
+  write_json_atomic(path, doc);
+}
+
 std::vector<format_table> record_tables() {
   std::vector<format_table> tables = {{"kernelopt.record", k_record_fields},
                                       {"kernelopt.record: timing", k_timing_fields},

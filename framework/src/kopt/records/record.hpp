@@ -155,6 +155,11 @@ struct record {
 // Reads, checks kind and schema_version, converts. Throws format_error.
 [[nodiscard]] record read_record(const std::filesystem::path& path);
 
+// Adds (or replaces) the record's `ablation` (kopt ablate), rewriting the
+// file atomically with every other byte of the document unchanged, as kopt
+// mask edits `masked`. REQUIRES: the caller holds the kernel's lock.
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation);
+
 // Tables (docs/formats.md): the record, its timing, a timed shape (with the
 // timing statistics' own table), the gate, the ablation.
 [[nodiscard]] std::vector<format_table> record_tables();
