@@ -62,11 +62,9 @@ static_outcome skip(const manifest& m, const std::string& variant, const std::st
   return static_outcome::skipped;
 }
 
-// What kopt ablate found for each claimed method, from the variant's record
-// (docs/static-checks.md, "Ablation"): its class, and "confirmed" when the
-// method is effective, its signature is in the variant's own kernels and
-// absent from those of the build without it.
-std::vector<std::string> ablation_notes(const manifest& m, const variant_decl& decl, const sass::report& report) {
+// The variant's record's ablation, when it measured the variant's current
+// sources; else notes saying why it is not used.
+std::vector<std::string> notes_from_record(const manifest& m, const variant_decl& decl, const sass::report& report) {
   const std::filesystem::path path = m.record_path(decl.m_name);
   if (!std::filesystem::exists(path)) return {};
   record r;
@@ -80,10 +78,17 @@ std::vector<std::string> ablation_notes(const manifest& m, const variant_decl& d
   if (!now.m_hash || now.m_hash->m_sha256 != r.m_ablation->m_source_sha256) {
     return {"ablation: measured on other sources than the variant's current ones; not used"};
   }
+  return ablation_notes(*r.m_ablation, report.m_signatures);
+}
+
+}  // namespace
+
+std::vector<std::string> ablation_notes(const ablation_result& ablation,
+                                        const std::vector<sass::signature_result>& signatures) {
   std::vector<std::string> notes;
-  for (const sass::signature_result& s : report.m_signatures) {
+  for (const sass::signature_result& s : signatures) {
     if (s.m_signature.m_source != "METHODS") continue;
-    const ablation_method* a = r.m_ablation->find(s.m_signature.m_name);
+    const ablation_method* a = ablation.find(s.m_signature.m_name);
     if (a == nullptr) continue;
     std::string note = "ablation: " + a->m_method + " " + a->m_class;
     if (a->m_class == k_ablation_effective) {
@@ -100,8 +105,6 @@ std::vector<std::string> ablation_notes(const manifest& m, const variant_decl& d
   }
   return notes;
 }
-
-}  // namespace
 
 static_outcome check_machine_code(const manifest& m, const variant_decl& decl, const static_request& request,
                                   std::ostream& out) {
@@ -148,7 +151,7 @@ static_outcome check_machine_code(const manifest& m, const variant_decl& decl, c
   sass::report report =
       sass::evaluate(m.m_kernel, decl.m_name, objects, decl.m_sources, std::move(functions), signatures, request.m_limits);
   report.m_notes.insert(report.m_notes.begin(), notes.begin(), notes.end());
-  for (const std::string& note : ablation_notes(m, decl, report)) report.m_notes.push_back(note);
+  for (const std::string& note : notes_from_record(m, decl, report)) report.m_notes.push_back(note);
   if (!host_only.empty()) {
     std::string names;
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
