@@ -19,7 +19,9 @@ function(expect text regex)
 endfunction()
 
 # Nothing to ablate before there is a record.
-kopt(77 ablate --manifest "${MANIFEST}")
+kopt(77 ablate --manifest "${MANIFEST}" --json)
+expect("${out}" "\"kind\": \"kernelopt.ablate\"")
+expect("${out}" "\"exit_code\": 77")
 kopt(2 ablate --manifest "${MANIFEST}" --variant v0)
 expect("${out}" "has no record")
 
