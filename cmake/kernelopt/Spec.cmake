@@ -235,6 +235,11 @@ function(_kernel_opt_executables_for kernel suffix modules)
     set(runtime KernelOpt::harness)
   endif()
   set(prefix ${kernel}${suffix})
+  if(TARGET ${prefix}_kopt_test)
+    # Kernel <k>_ablate and the ablation of kernel <k> (Ablation.cmake).
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "the target ${prefix}_kopt_test exists already"
+      HINT "the ablation executables of a kernel '<k>' are <k>_ablate_kopt_test and <k>_ablate_kopt_bench: a kernel named '<k>_ablate' beside it needs another name")
+  endif()
   add_library(${prefix}_kopt_spec OBJECT "${bin}/kopt_${prefix}_spec.cpp")
   target_link_libraries(${prefix}_kopt_spec PUBLIC KernelOpt::headers)
 
