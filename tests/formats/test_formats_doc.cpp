@@ -254,6 +254,21 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["gate"]}), declared({"kernelopt.record: gate"}));
 }
 
+TEST(doc_tables, record_ablation_writes_its_declared_fields) {
+  record r;
+  ablation_result a;
+  ablation_method m;
+  m.m_shapes = {ablation_shape{}};
+  a.m_methods = {m};
+  r.m_ablation = a;
+  const json doc = to_json(r);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
+  EXPECT_EQ(keys_of({doc["ablation"]}), declared({"kernelopt.record: ablation"}));
+  EXPECT_EQ(keys_of({doc["ablation"]["methods"][0]}), declared({"kernelopt.record: ablation.methods[]"}));
+  EXPECT_EQ(keys_of({doc["ablation"]["methods"][0]["shapes"][0]}),
+            declared({"kernelopt.record: ablation.methods[].shapes[]"}));
+}
+
 TEST(doc_tables, manifest_writes_its_declared_fields) {
   manifest m;
   m.m_path = "/b/kernelopt/k/manifest.json";
@@ -262,6 +277,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   m.m_reference = reference;
   variant_decl v;
   v.m_static = static_check{};
+  v.m_switches = {method_switch{"cache_blocking", "KOPT_BLOCKED", "v__no_cache_blocking", "k_kopt_v__no_cache_blocking"}};
   m.m_variants = {v};
   m.m_baselines = {impl_decl{"vendor", "vendor", {}, std::nullopt}};
   m.m_test_timeout_s = 600;
@@ -272,6 +288,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["reference"], doc["variants"][0], doc["baselines"][0]}),
             declared({"kernelopt.manifest: reference, variants[], baselines[]"}));
   EXPECT_EQ(keys_of({doc["variants"][0]["static"]}), declared({"kernelopt.manifest: variants[].static"}));
+  EXPECT_EQ(keys_of({doc["variants"][0]["switches"][0]}), declared({"kernelopt.manifest: variants[].switches[]"}));
   EXPECT_EQ(keys_of({doc["executables"]}), declared({"kernelopt.manifest: executables"}));
   EXPECT_EQ(keys_of({doc["tools"]}), declared({"kernelopt.manifest: tools"}));
 }

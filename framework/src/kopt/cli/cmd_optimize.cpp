@@ -14,6 +14,7 @@
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/cli/requests.hpp"
+#include "kopt/compare/verdict.hpp"
 #include "kopt/decide/gated_record.hpp"
 #include "kopt/profile/capture.hpp"
 #include "kopt/report/report_files.hpp"
@@ -118,6 +119,27 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
     return std::nullopt;
   }
   return file;
+}
+
+// --ablate: kopt ablate's steps on the variant just recorded, when it was
+// accepted and has switchable METHODS (docs/ablation.md); its outcome never
+// changes the iteration's.
+void run_ablation_step(const manifest& m, const variant_decl& decl, const record& r, bool quick, std::ostream& out) {
+  if (decl.m_switches.empty()) {
+    out << "      ablation: not run (" << decl.m_name << " declares no switchable METHOD)\n";
+    return;
+  }
+  if (!r.m_gate.accepted()) {
+    out << "      ablation: not run (REJECT: only an accepted variant is ablated)\n";
+    return;
+  }
+  try {
+    ablation_request request;
+    request.m_quick = quick;
+    (void)ablate_recorded(m, r, request, k_default_threshold, out);
+  } catch (const std::exception& e) {
+    out << "      ablation: error: " << e.what() << "\n";
+  }
 }
 
 }  // namespace
@@ -230,6 +252,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
     step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     record_experience(m, variant, out);
+    if (args.has("--ablate")) run_ablation_step(m, decl, r, quick, out);
     doc["record"] = m.record_path(variant).string();
     doc["decision"] = r.m_gate.m_decision;
     doc["outcome"] = r.m_gate.m_decision;

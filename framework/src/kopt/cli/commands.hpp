@@ -67,6 +67,7 @@ int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_ablate(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_profile(const arguments& args, std::ostream& out, std::ostream& err);

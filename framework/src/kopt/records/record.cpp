@@ -28,6 +28,7 @@ const std::vector<field_doc> k_record_fields = {
     {"profile", "object", "the `kernelopt.profile` document, or why there is none"},
     {"static", "object", "the `kernelopt.static` document, or why there is none"},
     {"failure", "object | null", "`{step, cause}` when a step did not finish"},
+    {"ablation", "object | null", "per switchable METHOD, its attribution and class, once `kopt ablate` ran"},
 };
 
 const std::vector<field_doc> k_timing_fields = {
@@ -304,7 +305,8 @@ json to_json(const record& r) {
           {"profile", r.m_profile},
           {"static", to_json(r.m_static)},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
-                                  : json(nullptr)}};
+                                  : json(nullptr)},
+          {"ablation", r.m_ablation ? to_json(*r.m_ablation) : json(nullptr)}};
 }
 
 record record_from_json(const json& doc, const std::string& file) {
@@ -338,6 +340,7 @@ record record_from_json(const json& doc, const std::string& file) {
     const json_reader failure = root.at("failure");
     r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
   }
+  if (root.has("ablation")) r.m_ablation = ablation_from_json(root.at("ablation"));
   return r;
 }
 
@@ -347,11 +350,21 @@ record read_record(const std::filesystem::path& path) {
   return record_from_json(doc, path.string());
 }
 
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation) {
+  json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  (void)record_from_json(doc, path.string());  // a valid record before we touch it
+  doc["ablation"] = to_json(ablation);
+  write_json_atomic(path, doc);
+}
+
 std::vector<format_table> record_tables() {
-  return {{"kernelopt.record", k_record_fields},
-          {"kernelopt.record: timing", k_timing_fields},
-          {"kernelopt.record: timing.shapes[]", k_shape_fields},
-          {"kernelopt.record: gate", k_gate_fields}};
+  std::vector<format_table> tables = {{"kernelopt.record", k_record_fields},
+                                      {"kernelopt.record: timing", k_timing_fields},
+                                      {"kernelopt.record: timing.shapes[]", k_shape_fields},
+                                      {"kernelopt.record: gate", k_gate_fields}};
+  for (format_table& t : ablation_tables()) tables.push_back(std::move(t));
+  return tables;
 }
 
 }  // namespace kopt

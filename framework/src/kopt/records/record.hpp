@@ -19,6 +19,7 @@
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/ablation.hpp"
 #include "kopt/records/source_hash.hpp"
 
 namespace kopt {
@@ -152,6 +153,9 @@ struct record {
   embedded_document<static_result> m_static;  // as given by --static
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   gate_result m_gate;
+  // Written by `kopt ablate` after the record was made (docs/ablation.md):
+  // the only field a later command adds besides `masked`.
+  std::optional<ablation_result> m_ablation;
 
   // Accepted at record time and not masked since: counts for best-so-far.
   [[nodiscard]] bool counts_as_accepted() const { return !m_masked && m_gate.accepted(); }
@@ -163,8 +167,13 @@ struct record {
 // Reads, checks kind and schema_version, converts. Throws format_error.
 [[nodiscard]] record read_record(const std::filesystem::path& path);
 
+// Adds (or replaces) the record's `ablation` (kopt ablate), rewriting the
+// file atomically with every other byte of the document unchanged, as kopt
+// mask edits `masked`. REQUIRES: the caller holds the kernel's lock.
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation);
+
 // Tables (docs/formats.md): the record, its timing, a timed shape (with the
-// timing statistics' own table), the gate.
+// timing statistics' own table), the gate, the ablation.
 [[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt

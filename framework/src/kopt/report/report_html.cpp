@@ -143,6 +143,12 @@ std::string render_html(const report_model& r) {
   }
   out += "</ul>\n";
 
+  if (!r.m_ablations.empty()) {
+    out += "<h2>Ablation</h2>\n<p>Each switchable METHOD switched off (<code>kopt ablate</code>, docs/ablation.md).</p>\n";
+    for (const report_ablation& a : r.m_ablations) {
+      out += "<h3>" + html_escape(a.m_variant) + "</h3>\n" + render_ablation_html(a.m_result);
+    }
+  }
   out += "<h2>Trend</h2>\n" + render_trend_svg(r);
   out += "<h2>Roofline</h2>\n<div id=\"roofline\">\n" + render_roofline_svg(r);
   const roofline_model& roofline = r.m_roofline;

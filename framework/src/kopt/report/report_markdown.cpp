@@ -119,6 +119,13 @@ std::string render_markdown(const report_model& r) {
     for (const std::string& detail : t.m_details) out += "  - " + detail + "\n";
   }
 
+  if (!r.m_ablations.empty()) {
+    out += "\n## Ablation\n\nEach switchable METHOD switched off (`kopt ablate`, docs/ablation.md).\n";
+    for (const report_ablation& a : r.m_ablations) {
+      out += "\n### " + a.m_variant + "\n\n" + render_ablation_markdown(a.m_result);
+    }
+  }
+
   out += "\n## Trend\n\nreport.html draws the median time per version and shape, with the reference and "
          "baselines; the numbers are in the tables above.\n";
 

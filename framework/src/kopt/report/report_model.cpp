@@ -83,6 +83,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
       continue;
     }
     v.m_recorded = true;
+    if (r->m_ablation) report.m_ablations.push_back({decl.m_name, *r->m_ablation});
     v.m_quick = r->m_timing.m_quick;
     v.m_correctness = r->m_correctness.m_status;
     v.m_geomean_ns = geomean_of(r->m_timing.m_shapes,

@@ -131,6 +131,12 @@ struct report_advice {
   std::string m_tried;     // "v2 failure" or ""
 };
 
+// A recorded variant's ablation (kopt ablate, docs/ablation.md).
+struct report_ablation {
+  std::string m_variant;
+  ablation_result m_result;
+};
+
 struct report_model {
   std::string m_kernel;
   std::string m_device;
@@ -154,6 +160,7 @@ struct report_model {
   std::vector<report_method> m_methods_tried;     // declaration order
   std::vector<report_advice> m_recommendations;  // top 3 from the store, best first
   std::string m_store;                           // where they came from ("" = no store read)
+  std::vector<report_ablation> m_ablations;  // declaration order, recorded variants with one
   bool m_roofline_available = false;
   std::string m_notes;  // Markdown, as given by --notes
 
@@ -181,6 +188,10 @@ void add_shape_tables(const manifest& m, const record_set& records, report_model
 void add_environment(const record_set& records, report_model& report);
 
 [[nodiscard]] std::string render_markdown(const report_model& report);
+// The attribution table of one ablation (Markdown, HTML): a row per method
+// and shape, then each method's geomean row; kopt ablate prints the first.
+[[nodiscard]] std::string render_ablation_markdown(const ablation_result& a);
+[[nodiscard]] std::string render_ablation_html(const ablation_result& a);
 [[nodiscard]] std::string render_html(const report_model& report);
 // The charts (inline SVG, ids trend-chart, roofline-chart, distribution-chart).
 // The trend: median time per version, one line per shape, the reference and
