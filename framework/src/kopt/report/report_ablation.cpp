@@ -61,7 +61,7 @@ std::string render_ablation_html(const ablation_result& a) {
            html_escape(text) + "</td>";
   };
   std::string out =
-      "<table class=\"ablation\">\n<tr><th>method</th><th>class</th><th>shape</th><th>with</th><th>without</th>"
+      "<div class=\"scroll\"><table class=\"ablation\">\n<tr><th>method</th><th>class</th><th>shape</th><th>with</th><th>without</th>"
       "<th>attribution</th><th>relative</th><th>noise</th><th>verdict</th></tr>\n";
   for (const ablation_method& m : a.m_methods) {
     if (m.m_class == k_ablation_failed) {
@@ -80,7 +80,7 @@ std::string render_ablation_html(const ablation_result& a) {
            td(m.m_change ? format_percent(*m.m_change, true) : std::string("unknown"), "num") +
            td(noise_text(m.m_noise), "num") + td(m.m_detail) + "</tr>\n";
   }
-  return out + "</table>\n<p class=\"muted\">" + html_escape(footnote(a)) + "</p>\n";
+  return out + "</table></div>\n<p class=\"muted\">" + html_escape(footnote(a)) + "</p>\n";
 }
 
 }  // namespace kopt

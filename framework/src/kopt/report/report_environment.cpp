@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <type_traits>
 
 #include "core/format.hpp"
+#include "formats/env.hpp"
 #include "kopt/report/report_model.hpp"
 
 namespace kopt {
@@ -23,46 +25,48 @@ std::string text_of(const json& doc, const char* key) {
 }
 
 // 13000 -> "13.0" (the CUDA API's 1000 * major + 10 * minor).
-std::string cuda_version(const json& doc, const char* key) {
-  if (!doc.is_object() || !doc.contains(key) || !doc[key].is_number_integer()) return text_of(doc, key);
-  const std::int64_t v = doc[key].get<std::int64_t>();
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+std::string cuda_version(const std::optional<std::int64_t>& v) {
+  if (!v) return "unknown";
+  return std::to_string(*v / 1000) + "." + std::to_string((*v % 1000) / 10);
+}
+
+template <typename T>
+std::string or_unknown(const std::optional<T>& value) {
+  if (!value) return "unknown";
+  if constexpr (std::is_same_v<T, std::string>) {
+    return *value;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return *value ? "yes" : "no";
+  } else {
+    return std::to_string(*value);
+  }
 }
 
 // The env document's device that timed the record (by uuid), else its first.
-const json* device_of(const record& r) {
-  const json& env = r.m_env;
-  if (!env.is_object() || !env.contains("devices") || !env["devices"].is_array() || env["devices"].empty())
-    return nullptr;
+const env_device* device_of(const record& r) {
+  if (!r.m_env.m_document || r.m_env.m_document->m_devices.empty()) return nullptr;
+  const std::vector<env_device>& devices = r.m_env.m_document->m_devices;
   const std::string uuid = r.m_timing.m_gpu.is_object() ? text_of(r.m_timing.m_gpu, "uuid") : "";
-  for (const json& d : env["devices"])
-    if (text_of(d, "uuid") == uuid) return &d;
-  return &env["devices"][0];
+  for (const env_device& d : devices)
+    if (d.m_uuid == uuid) return &d;
+  return &devices.front();
 }
 
-std::string gib(const json& doc, const char* key) {
-  if (!doc.contains(key) || !doc[key].is_number()) return "unknown";
-  return format_number(doc[key].get<double>() / (1024.0 * 1024 * 1024), 3) + " GiB";
-}
+std::string gib(std::int64_t bytes) { return format_number(static_cast<double>(bytes) / (1024.0 * 1024 * 1024), 3) + " GiB"; }
+std::string mib(std::int64_t bytes) { return format_number(static_cast<double>(bytes) / (1024.0 * 1024), 3) + " MiB"; }
 
-std::string mib(const json& doc, const char* key) {
-  if (!doc.contains(key) || !doc[key].is_number()) return "unknown";
-  return format_number(doc[key].get<double>() / (1024.0 * 1024), 3) + " MiB";
-}
-
-std::string clock_text(const json& doc, const char* now, const char* max) {
-  const std::string a = text_of(doc, now);
-  const std::string b = text_of(doc, max);
-  if (a == "unknown") return "unknown";
-  return a + " MHz" + (b == "unknown" ? std::string() : " (max " + b + ")");
+std::string clock_text(const std::optional<std::int64_t>& now, const std::optional<std::int64_t>& max) {
+  if (!now) return "unknown";
+  return std::to_string(*now) + " MHz" + (max ? " (max " + std::to_string(*max) + ")" : std::string());
 }
 
 run_environment run_of(const record& r) {
   run_environment run;
   run.m_variant = r.m_variant;
   run.m_device = r.m_timing.m_device.empty() ? "unknown" : r.m_timing.m_device;
-  run.m_driver = text_of(r.m_env, "driver_version");
-  run.m_cuda = cuda_version(r.m_env, "cuda_runtime");
+  const std::optional<env_file>& env = r.m_env.m_document;
+  run.m_driver = env ? or_unknown(env->m_driver_version) : "unknown";
+  run.m_cuda = env ? cuda_version(env->m_cuda_runtime) : "unknown";
   // The SM clock over the shapes' readings while sampling.
   std::optional<double> lo, hi, limit;
   std::map<std::string, int> flags;
@@ -106,30 +110,28 @@ void add_environment(const record_set& records, report_model& report) {
     if (const record* each = records.at(i)) report.m_runs.push_back(run_of(*each));
   if (r == nullptr) return;
   auto& out = report.m_machine;
-  const json& env = r->m_env;
   out.emplace_back("record", r->m_variant + " (" + (records.best() == r ? "the best" : "the newest") + ")");
-  out.emplace_back("env taken", text_of(env, "timestamp_utc"));
-  out.emplace_back("host", text_of(env, "hostname"));
-  if (const json* d = device_of(*r)) {
-    out.emplace_back("GPU", text_of(*d, "name") + " (index " + text_of(*d, "index") + ", " + text_of(*d, "pci_bus_id") +
-                                ")");
-    out.emplace_back("compute capability", text_of(*d, "compute_capability"));
-    out.emplace_back("SMs", text_of(*d, "sm_count"));
-    out.emplace_back("memory", gib(*d, "global_memory_bytes") + ", L2 " + mib(*d, "l2_bytes"));
-    out.emplace_back("SM clock at env", clock_text(*d, "sm_clock_mhz", "sm_clock_max_mhz"));
-    out.emplace_back("memory clock at env", clock_text(*d, "mem_clock_mhz", "mem_clock_max_mhz"));
-    std::vector<std::string> throttle;
-    if (d->contains("throttle_reasons") && (*d)["throttle_reasons"].is_array())
-      for (const json& t : (*d)["throttle_reasons"])
-        if (t.is_string()) throttle.push_back(t.get<std::string>());
-    out.emplace_back("throttle reasons at env", throttle.empty() ? "none" : join(throttle, ", "));
+  if (!r->m_env.m_document) {
+    out.emplace_back("env", "unknown (" + (r->m_env.m_reason.empty() ? std::string("no env document") : r->m_env.m_reason) + ")");
   } else {
-    out.emplace_back("GPU", "unknown (" + text_of(env, "no_device_reason") + ")");
+    const env_file& env = *r->m_env.m_document;
+    out.emplace_back("env taken", env.m_timestamp_utc.empty() ? "unknown" : env.m_timestamp_utc);
+    out.emplace_back("host", env.m_hostname);
+    if (const env_device* d = device_of(*r)) {
+      out.emplace_back("GPU", d->m_name + " (index " + std::to_string(d->m_index) + ", " + d->m_pci_bus_id + ")");
+      out.emplace_back("compute capability", d->m_compute_capability.empty() ? "unknown" : d->m_compute_capability);
+      out.emplace_back("SMs", std::to_string(d->m_sm_count));
+      out.emplace_back("memory", gib(d->m_global_memory_bytes) + ", L2 " + mib(d->m_l2_bytes));
+      out.emplace_back("SM clock at env", clock_text(d->m_sm_clock_mhz, d->m_sm_clock_max_mhz));
+      out.emplace_back("memory clock at env", clock_text(d->m_mem_clock_mhz, d->m_mem_clock_max_mhz));
+      out.emplace_back("throttle reasons at env", d->m_throttle_reasons.empty() ? "none" : join(d->m_throttle_reasons, ", "));
+    } else {
+      out.emplace_back("GPU", "unknown (" + or_unknown(env.m_no_device_reason) + ")");
+    }
+    out.emplace_back("driver", or_unknown(env.m_driver_version));
+    out.emplace_back("CUDA runtime / driver API", cuda_version(env.m_cuda_runtime) + " / " + cuda_version(env.m_cuda_driver_api));
+    out.emplace_back("performance counters readable", or_unknown(env.m_counters_readable));
   }
-  out.emplace_back("driver", text_of(env, "driver_version"));
-  out.emplace_back("CUDA runtime / driver API", cuda_version(env, "cuda_runtime") + " / " +
-                                                     cuda_version(env, "cuda_driver_api"));
-  out.emplace_back("performance counters readable", text_of(env, "counters_readable"));
   if (r->m_ceilings) {
     out.emplace_back("ceilings measured", r->m_ceilings->m_date + " on " + r->m_ceilings->m_device);
   } else {
