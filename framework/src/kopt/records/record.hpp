@@ -127,6 +127,7 @@ struct record {
   std::vector<std::string> m_methods;
   source_hash m_source;
   std::string m_created_utc;
+  std::optional<std::string> m_kernelopt_version;  // the KernelOpt that wrote it (none in older records)
   std::optional<mask_info> m_masked;
   json m_env;  // the kernelopt.env document, or {"status":"unavailable","reason":...}
   std::vector<std::string> m_shapes;
