@@ -190,7 +190,7 @@ const std::vector<command>& command_table() {
        "from bench JSON files: did two benchmark runs ever share a GPU at the same time",
        "BENCH_JSON...",
        -1,
-       {},
+       {{"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 no overlap, 1 some runs overlapped on one GPU, 2 usage or input error",
        cmd_overlap},
       {"status",

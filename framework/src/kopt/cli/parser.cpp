@@ -25,6 +25,13 @@ bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-';
 // "--name=value" -> "--name"
 std::string option_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
 
+bool names_an_option(const command& cmd, const std::string& arg) {
+  if (arg == "--help" || arg == "-h") return true;
+  const std::string name = option_name(arg);
+  return std::any_of(cmd.m_options.begin(), cmd.m_options.end(),
+                     [&](const option_spec& option) { return name == option.m_name; });
+}
+
 // One subcommand of the CLI::App: the table row, its options as CLI11 holds
 // them, the positionals.
 struct subcommand {
@@ -52,6 +59,9 @@ arguments arguments_of(const subcommand& sub) {
         parsed.add(name, "");
       } else {
         if (value.empty()) throw usage_error(name + " needs a non-empty value");
+        // CLI11 takes the next argument as the value whatever it is; one of
+        // this command's options (`--manifest --json`) is a missing value.
+        if (names_an_option(cmd, value)) throw usage_error(name + " needs a value (" + option->m_value + ")");
         parsed.add(name, value);
       }
     }
