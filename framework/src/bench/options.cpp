@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "core/version.hpp"
@@ -108,7 +109,12 @@ command_line take_options(int& argc, char** argv) {
     }
   }
   std::vector<std::string> reversed;
-  for (int i = argc - 1; i >= 1; --i) reversed.emplace_back(argv[i]);
+  for (int i = argc - 1; i >= 1; --i) {
+    // CLI11 reads `--kopt_x=` as "the value is the next argument".
+    const std::string arg = argv[i];
+    if (arg.rfind("--kopt_", 0) == 0 && arg.back() == '=') throw options_error(arg + ": needs a value");
+    reversed.push_back(arg);
+  }
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
