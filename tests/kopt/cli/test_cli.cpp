@@ -88,7 +88,8 @@ TEST(cli, values_follow_the_table) {
   EXPECT_EQ(refused({"--manifest", "m.json", "--help"}), "--help and --version do not run a command");
 
   const cli::command& compare = *cli::find_command("compare");
-  EXPECT_EQ(cli::parse_arguments(compare, {"a.json", "b.json"}).positionals(), (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_EQ(cli::parse_arguments(compare, {"a.json", "b.json"}).positionals(),
+            (std::vector<std::string>{"a.json", "b.json"}));
   EXPECT_THROW((void)cli::parse_arguments(compare, {"a.json"}), usage_error);
   // A second command name is an argument of the first.
   const cli::command_line help = cli::parse_command_line({"help", "record"});

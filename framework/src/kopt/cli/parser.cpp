@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <utility>
 
 #include "core/json_io.hpp"
