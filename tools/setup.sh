@@ -53,15 +53,16 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 # ---- the checks: each marks its items ok or missing, with a line saying why --
 
 declare -A status detail
-required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
+required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11 cuda)
 optional=(cuobjdump cmark_gfm browser)
 if [ "$need_ccache" = 0 ]; then
-  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cuda)
+  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cli11 cuda)
 fi
 # What apt-get installs for each item (space-separated packages).
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
   [gtest]=libgtest-dev [benchmark]=libbenchmark-dev [nlohmann_json]=nlohmann-json3-dev
+  [cli11]=libcli11-dev
   [cmark_gfm]="pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev"
   [browser]=chromium)
 
@@ -109,7 +110,7 @@ check_packages() {
   elif [ "${status[ninja]}" != ok ] && ! have make; then why="needs ninja (or make) to configure"
   fi
   if [ -n "$why" ]; then
-    for item in cxx17 gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: $why"; done
+    for item in cxx17 gtest benchmark nlohmann_json cli11 cmark_gfm; do mark "$item" missing "not checked: $why"; done
     return
   fi
   local scratch out line
@@ -137,7 +138,8 @@ set(cmark_gfm 0)
 if(CMARK_GFM_FOUND AND CMARK_GFM_EXT AND CMARK_GFM_EXT_H)
   set(cmark_gfm 1)
 endif()
-message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:cmark_gfm=${cmark_gfm}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+find_package(CLI11 CONFIG QUIET)
+message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:cli11=${CLI11_FOUND}:cmark_gfm=${cmark_gfm}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
 CMAKE
   local generator=()
   [ "${status[ninja]}" = ok ] && generator=(-G Ninja)
@@ -146,13 +148,13 @@ CMAKE
   line=$(grep -o 'kopt-probe:.*' <<< "$out" || true)
   if [ -z "$line" ]; then
     mark cxx17 missing "no working C++ compiler (a scratch configure failed: $(grep -m1 -iE 'error|could not' <<< "$out" || echo 'see cmake output'))"
-    for item in gtest benchmark nlohmann_json cmark_gfm; do mark "$item" missing "not checked: needs a C++ compiler"; done
+    for item in gtest benchmark nlohmann_json cli11 cmark_gfm; do mark "$item" missing "not checked: needs a C++ compiler"; done
     return
   fi
   local compiler=${line##*:compiler=}
   if [[ $line == *cxx17=1* ]]; then mark cxx17 ok "$compiler"; else mark cxx17 missing "$compiler does not compile C++17"; fi
   local item found
-  for item in gtest benchmark nlohmann_json cmark_gfm; do
+  for item in gtest benchmark nlohmann_json cli11 cmark_gfm; do
     found=$(sed -n "s/.*:$item=\([^:]*\).*/\1/p" <<< "$line")
     case $found in
       1 | TRUE | ON) mark "$item" ok "found by find_package" ;;
@@ -243,7 +245,7 @@ pip_install() {
 
 install_missing() {
   local item packages=()
-  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json; do
+  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11; do
     [ "$item" = ccache ] && [ "$need_ccache" = 0 ] && continue
     [ "${status[$item]}" = ok ] || packages+=("${apt_package[$item]}")
   done

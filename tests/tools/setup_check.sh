@@ -45,7 +45,7 @@ case=real
 bash "$setup" --check > "$work/$case.out" 2>&1
 status=$?
 sed "s/^/  [$case] /" "$work/$case.out"
-for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda; do
+for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11 cuda; do
   expect_line "^  $item +(ok|missing): "
 done
 expect_line "^  cmark_gfm +(ok|missing) \(optional\): "
@@ -62,7 +62,7 @@ fake id 'echo 0'
 PATH=$bin run_setup 1 --check
 expect_line "^  cmake +missing: cmake 3\.20\.0 at .*: older than 3\.25"
 expect_line "^  gtest +missing: not checked: needs cmake >= 3\.25"
-expect_line "^setup: missing: cmake ninja ccache cxx17 gtest benchmark nlohmann_json( cuda)?$"
+expect_line "^setup: missing: cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11( cuda)?$"
 
 case=no_root
 bin=$(fake_bin)
@@ -80,7 +80,7 @@ fake id 'echo 1000'
 fake sudo 'echo "sudo $*" >> '"$work/$case.sudo"'; "$@"'
 fake apt-get 'true'
 PATH=$bin run_setup 1
-expect_line "^setup: needs root for: apt-get install cmake ninja-build ccache g\+\+ libgtest-dev libbenchmark-dev nlohmann-json3-dev; running it with sudo"
+expect_line "^setup: needs root for: apt-get install cmake ninja-build ccache g\+\+ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev; running it with sudo"
 expect_line "^setup: apt-get install pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev$"
 grep -q "apt-get install -y -qq --no-install-recommends cmake" "$work/$case.sudo" 2>/dev/null || fail "apt-get install did not run through sudo"
 grep -q chromium "$work/$case.sudo" 2>/dev/null && fail "chromium was installed without --browser"

@@ -4,6 +4,7 @@
 // cannot bless a wrong result.
 #include <gtest/gtest.h>
 
+#include "core/version.hpp"
 #include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
@@ -23,9 +24,16 @@ class record_flow : public ::testing::Test {
   scratch_case c;
 };
 
+// The KernelOpt version that wrote each record is checked here and written
+// into the golden files as a placeholder, so that a version bump changes none.
 TEST_F(record_flow, records_match_golden_files) {
+  const std::string stamp = std::string("\"kernelopt_version\": \"") + kernelopt_version() + "\"";
   for (const std::string variant : {"v0", "v1", "v2", "v3", "v4"}) {
-    expect_golden(read_text(c.record(variant)), "softmax/expected/records/" + variant + ".json");
+    const std::string text = read_text(c.record(variant));
+    EXPECT_NE(text.find(stamp), std::string::npos) << variant;
+    EXPECT_EQ(load(variant).m_kernelopt_version, std::string(kernelopt_version()));
+    expect_golden(replace_all(text, stamp, "\"kernelopt_version\": \"VERSION\""),
+                  "softmax/expected/records/" + variant + ".json");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/parser.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
 #include "formats/ceilings.hpp"
@@ -107,7 +108,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
   step(out, 5, "static checks -> " + file.string());
   try {
     const command* table_row = find_command("static");
-    const arguments args = parse_arguments(table_row->m_options, table_row->m_positional_count, argv);
+    const arguments args = parse_arguments(*table_row, argv);
     if (check_machine_code(m, decl, static_request_from(args), out) == static_outcome::failed) {
       out << "      static checks: FAIL (a claimed METHOD or a limit; see the record)\n";
     }
@@ -196,7 +197,8 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
     failure = run_failure{"correctness test", tested.describe() + (std::filesystem::exists(results)
                                                                          ? std::string()
                                                                          : std::string(", writing no results"))};
-    err << "correctness: the test ended with " << failure->m_cause << "\n";
+    err << "correctness: the test " << std::filesystem::path(test_argv.front()).filename().string() << " ended with "
+        << failure->m_cause << "\n";
   } else {
     out << "      correctness: " << (tested.exited(0) ? "pass" : "FAIL (the gate will reject)") << "\n";
   }
@@ -218,7 +220,8 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
       failure = run_failure{"benchmark", benched.describe() + (std::filesystem::exists(bench)
                                                                   ? std::string()
                                                                   : std::string(", writing no results"))};
-      err << "benchmark: the bench ended with " << failure->m_cause << "\n";
+      err << "benchmark: the bench " << std::filesystem::path(bench_argv.front()).filename().string()
+          << " ended with " << failure->m_cause << "\n";
     } else if (benched.exited(1)) {
       out << "      benchmark: some benchmarks failed (their shapes are recorded with the error)\n";
     }

@@ -4,6 +4,8 @@
 #include <ostream>
 
 #include "core/json_io.hpp"
+#include "core/version.hpp"
+#include "kopt/cli/parser.hpp"
 #include "kopt/compare/verdict.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -45,7 +47,8 @@ const std::vector<command>& command_table() {
         {"--profile", "FILE", o::optional, "profile JSON, embedded as-is"},
         {"--static", "FILE", o::optional, "static-check JSON, embedded as-is"},
         {"--lock-wait", "SECONDS", o::optional,
-         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
+        {"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 written and ACCEPT, 1 written and REJECT, 2 usage or input error (nothing written), "
        "77 correctness skipped (nothing written)",
        cmd_record},
@@ -86,7 +89,8 @@ const std::vector<command>& command_table() {
         {"--variant", "NAME", o::required, "the variant whose record to mask"},
         {"--reason", "TEXT", o::required, "why (kept in the record)"},
         {"--lock-wait", "SECONDS", o::optional,
-         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
+        {"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 masked, 2 usage or input error (or already masked)",
        cmd_mask},
       {"optimize",
@@ -150,7 +154,8 @@ const std::vector<command>& command_table() {
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--runs", "N", o::optional, "benchmark processes (default 8, at least 3)"},
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
-        {"--threshold", "FRACTION", o::optional, "floor of the band shown (default 0.02)"}},
+        {"--threshold", "FRACTION", o::optional, "floor of the band shown (default 0.02)"},
+        {"--json", "", o::flag, "progress on stderr; stdout gets one kernelopt.baseline JSON document"}},
        "0 written, 1 a benchmark failed, 2 usage or input error, 77 no accepted record yet or benchmark "
        "skipped",
        cmd_baseline},
@@ -206,7 +211,7 @@ const std::vector<command>& command_table() {
        "from bench JSON files: did two benchmark runs ever share a GPU at the same time",
        "BENCH_JSON...",
        -1,
-       {},
+       {{"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 no overlap, 1 some runs overlapped on one GPU, 2 usage or input error",
        cmd_overlap},
       {"status",
@@ -337,23 +342,30 @@ int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     (void)cmd_help(arguments{}, err, err);
     return k_exit_usage;
   }
-  std::string name = argv.front();
-  if (name == "--help" || name == "-h") name = "help";
-  const command* cmd = find_command(name);
-  if (cmd == nullptr) {
-    err << "kopt: unknown command '" << name << "' (run 'kopt help')\n";
-    return k_exit_usage;
-  }
+  const command* cmd = nullptr;
   try {
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-    const arguments args = parse_arguments(cmd->m_options, cmd->m_positional_count, rest);
-    return cmd->m_run(args, out, err);
+    cmd = command_named_in(argv);
+    const command_line line = parse_command_line(argv);
+    if (line.m_request == command_line::version) {
+      out << "kopt (KernelOpt) " << kernelopt_version() << "\n";
+      return k_exit_ok;
+    }
+    if (line.m_request == command_line::help) {
+      arguments help;
+      if (line.m_command != nullptr) help.add_positional(line.m_command->m_name);
+      return cmd_help(help, out, err);
+    }
+    return line.m_command->m_run(line.m_arguments, out, err);
   } catch (const usage_error& error) {
+    if (cmd == nullptr) {
+      err << "kopt: " << error.what() << " (run 'kopt help')\n";
+      return k_exit_usage;
+    }
     err << "kopt " << cmd->m_name << ": " << error.what() << "\nusage: " << usage_line(*cmd)
         << "\n(run 'kopt help " << cmd->m_name << "' for details)\n";
     return k_exit_usage;
   } catch (const std::exception& error) {
-    err << "kopt " << cmd->m_name << ": error: " << error.what() << "\n";
+    err << "kopt " << (cmd != nullptr ? cmd->m_name : "") << ": error: " << error.what() << "\n";
     return k_exit_usage;
   }
 }

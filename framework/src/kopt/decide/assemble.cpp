@@ -5,6 +5,7 @@
 #include "kopt/profile/document.hpp"
 #include "kopt/records/source_hash.hpp"
 #include "core/utc.hpp"
+#include "core/version.hpp"
 
 namespace kopt {
 
@@ -164,6 +165,7 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_methods = decl.m_methods;
   r.m_source = hash_sources(decl.m_sources);
   r.m_created_utc = utc_now_iso();
+  r.m_kernelopt_version = kernelopt_version();
   r.m_shapes = m.m_shapes;
   r.m_seeds = m.m_seeds;
   r.m_tolerance = m.m_tolerance;

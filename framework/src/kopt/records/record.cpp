@@ -15,6 +15,7 @@ const std::vector<field_doc> k_record_fields = {
     {"methods", "array", "the METHODS it claims"},
     {"source", "object", "`sha256` over its sources, and each file's"},
     {"created_utc", "string", "when it was recorded"},
+    {"kernelopt_version", "string | null", "the KernelOpt version that recorded it (absent in older records)"},
     {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
     {"shapes", "array", "the declared shapes when recorded"},
     {"seeds", "array", "the declared seeds"},
@@ -292,6 +293,7 @@ json to_json(const record& r) {
           {"methods", r.m_methods},
           {"source", to_json(r.m_source)},
           {"created_utc", r.m_created_utc},
+          {"kernelopt_version", string_or_null(r.m_kernelopt_version)},
           {"masked", masked},
           {"shapes", r.m_shapes},
           {"seeds", r.m_seeds},
@@ -320,6 +322,7 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_methods = strings(root.at("methods"));
   r.m_source = source_hash_from_json(root.at("source"));
   r.m_created_utc = root.at("created_utc").as_string();
+  r.m_kernelopt_version = optional_string(root, "kernelopt_version");
   if (root.has("masked")) {
     const json_reader masked = root.at("masked");
     r.m_masked = mask_info{masked.at("reason").as_string(), masked.at("utc").as_string()};

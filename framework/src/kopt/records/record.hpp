@@ -140,6 +140,7 @@ struct record {
   std::vector<std::string> m_methods;
   source_hash m_source;
   std::string m_created_utc;
+  std::optional<std::string> m_kernelopt_version;  // the KernelOpt that wrote it (none in older records)
   std::optional<mask_info> m_masked;
   embedded_document<env_file> m_env;  // as given by --env
   std::vector<std::string> m_shapes;
