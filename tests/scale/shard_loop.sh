@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# scale.shard_loop: the CI-matrix / Kubernetes pattern (docs/scale-out.md).
+# Shards 0..N-1 of the scale_mm sweep run as separate processes (as the
+# jobs of a CI matrix or the pods of an indexed Job would, one of them with
+# its index from JOB_COMPLETION_INDEX); one shard is killed mid-run, the
+# merge says which is missing (exit 3), only that shard runs again, and the
+# merge then equals a single-process run of the same sweep: same champion
+# per shape, same failed points (kopt merge --same-as).
+# Usage: shard_loop.sh KOPT MANIFEST WORK_DIR SHARDS
+set -euo pipefail
+kopt=$1 manifest=$2 work=$3 n=$4
+rm -rf "$work"
+mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+echo "== one process runs the whole sweep"
+"$kopt" shard run --manifest "$manifest" --shard 0/1 --out "$work/single" > "$work/single.log"
+"$kopt" merge "$work/single" --out "$work/single-merged" > /dev/null
+
+# The shard that gets killed: the one with the most units.
+victim=0 most=0
+for ((i = 0; i < n; i++)); do
+  count=$("$kopt" shard list --manifest "$manifest" --shard "$i/$n" | wc -l)
+  echo "shard $i: $count units"
+  if ((count > most)); then victim=$i most=$count; fi
+done
+((most >= 2)) || fail "no shard has 2 units to be killed between"
+
+echo "== shards 0..$((n - 1)), one process each; shard $victim is killed after its first unit"
+for ((i = 0; i < n; i++)); do
+  if ((i == victim)); then
+    "$kopt" shard run --manifest "$manifest" --shard "$i/$n" --out "$work/shards" > "$work/victim.log" 2>&1 &
+    pid=$!
+    # Killed once its first unit has finished (its log is written), before the last.
+    for ((t = 0; t < 600; t++)); do
+      if compgen -G "$work/shards/shard-*-of-*.partial/*/logs/*.log" > /dev/null; then break; fi
+      kill -0 "$pid" 2> /dev/null || fail "shard $i ended before it could be killed"
+      sleep 0.1
+    done
+    kill -TERM "$pid"
+    wait "$pid" && fail "the killed shard exited 0"
+    echo "killed shard $i (pid $pid)"
+  elif ((i == 0)); then
+    # As a Kubernetes indexed Job's pod: the index from the environment.
+    JOB_COMPLETION_INDEX=$i "$kopt" shard run --manifest "$manifest" --shard "auto/$n" --out "$work/shards" > /dev/null
+  else
+    "$kopt" shard run --manifest "$manifest" --shard "$i/$n" --out "$work/shards" > /dev/null
+  fi
+done
+compgen -G "$work/shards/*.partial" > /dev/null || fail "the killed shard left no .partial folder"
+
+echo "== merge: incomplete, the killed shard named"
+set +e
+"$kopt" merge "$work/shards" --out "$work/merged" > "$work/merge1.log" 2>&1
+code=$?
+set -e
+cat "$work/merge1.log"
+((code == 3)) || fail "merge with a shard missing exited $code, expected 3 (incomplete)"
+grep -q "missing shards $victim of $n" "$work/merge1.log" || fail "the merge did not name shard $victim as missing"
+
+echo "== shard $victim again, and only it"
+before=$(find "$work/shards" -maxdepth 1 -name 'shard-*' ! -name '*.partial' | wc -l)
+"$kopt" shard run --manifest "$manifest" --shard "$victim/$n" --out "$work/shards" > /dev/null
+after=$(find "$work/shards" -maxdepth 1 -name 'shard-*' ! -name '*.partial' | wc -l)
+((after == before + 1)) || fail "expected one more shard folder, got $before -> $after"
+
+echo "== merge: complete, equal to the single-process run"
+"$kopt" merge "$work/shards" --out "$work/merged" --same-as "$work/single-merged" | tee "$work/merge2.log"
+grep -q "^SAME champions and failures" "$work/merge2.log" || fail "not the same as the single-process run"
+
+echo "== order does not matter; a duplicate of a shard is resolved by the rule"
+mapfile -t folders < <(find "$work/shards" -mindepth 1 -maxdepth 1 -name 'shard-*' | sort -r)
+"$kopt" merge "${folders[@]}" --out "$work/merged-reversed" > /dev/null
+cmp "$work/merged/merge.json" "$work/merged-reversed/merge.json" || fail "merge.json depends on the order of its inputs"
+"$kopt" shard run --manifest "$manifest" --shard "0/$n" --out "$work/shards" > /dev/null
+"$kopt" merge "$work/shards" --out "$work/merged-dup" --same-as "$work/single-merged" > "$work/merge3.log" ||
+  fail "merge with a duplicate shard: exit $? ($(tail -3 "$work/merge3.log"))"
+grep -q '"duplicates_left_out": \[$' "$work/merged-dup/merge.json" || fail "no duplicate listed in merge.json"
+echo "PASS: $n shards, one killed and re-run, merged = single process"
