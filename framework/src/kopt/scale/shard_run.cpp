@@ -104,16 +104,51 @@ std::string shard_run_id() {
   return utc_now_compact() + "-" + host_name() + "-" + std::to_string(static_cast<long long>(::getpid()));
 }
 
+// The shard's --budget: each process's limit is the kernel's TIMEOUT or
+// what is left of the budget, whichever is less.
+class budget_clock {
+ public:
+  explicit budget_clock(std::optional<double> budget_s) : m_budget_s(budget_s), m_start(clock_type::now()) {}
+  [[nodiscard]] std::optional<double> left_s() const {
+    if (!m_budget_s) return std::nullopt;
+    return *m_budget_s - std::chrono::duration<double>(clock_type::now() - m_start).count();
+  }
+  [[nodiscard]] process_options limits(const manifest& m) const {
+    process_options options = harness_limits(m);
+    options.m_capture = true;  // into the unit's logs, not the shard's own output
+    if (const auto left = left_s(); left && *left < options.m_limit_s) {
+      options.m_limit_s = std::max(*left, 1.0);
+      options.m_limit_source = "what was left of the shard's --budget";
+    }
+    return options;
+  }
+  // Whether `limits` is the budget's rather than the kernel's own.
+  [[nodiscard]] static bool cuts(const manifest& m, const process_options& limits) {
+    return limits.m_limit_s < harness_limits(m).m_limit_s;
+  }
+
+ private:
+  std::optional<double> m_budget_s;
+  clock_type::time_point m_start;
+};
+
+// Less than this left of the budget: no unit is started.
+constexpr double k_min_unit_budget_s = 5;
+
 void write_log(const std::filesystem::path& path, const process_result& result) {
   write_file_atomic(path, result.m_out + (result.m_err.empty() ? "" : "\n--- stderr ---\n" + result.m_err));
 }
 
 // Correctness of one unit: the test's exit and its results file, summarized.
+// `cut`: set when the process was stopped at the shard's budget, not at its own limit.
 void run_correctness(const manifest& m, const suite_unit& unit, const std::filesystem::path& dir,
-                     const process_options& limits, unit_outcome& u, correctness_summary& summary, std::ostream& out) {
+                     const budget_clock& budget, unit_outcome& u, correctness_summary& summary, bool& cut,
+                     std::ostream& out) {
+  const process_options limits = budget.limits(m);
   const std::string rel = m.m_kernel + "/correct." + unit.m_impl + ".json";
   const std::filesystem::path results = dir / rel;
   const process_result run = run_process(test_command(m, unit.m_impl, results), limits);
+  cut = run.m_timed_out && budget.cuts(m, limits);
   write_log(dir / m.m_kernel / "logs" / (unit.m_impl + ".correct.log"), run);
   if ((run.exited(0) || run.exited(1) || run.exited(k_harness_skipped)) && std::filesystem::exists(results)) {
     u.m_correctness_file = rel;
@@ -135,7 +170,7 @@ void run_correctness(const manifest& m, const suite_unit& unit, const std::files
 }
 
 void run_bench(const manifest& m, const suite_unit& unit, const std::filesystem::path& dir,
-               const shard_run_request& request, const process_options& limits, unit_outcome& u,
+               const shard_run_request& request, const budget_clock& budget, unit_outcome& u, bool& cut,
                std::ostream& out) {
   if (u.m_correctness != "pass") {
     u.m_bench = "not_run";
@@ -149,10 +184,12 @@ void run_bench(const manifest& m, const suite_unit& unit, const std::filesystem:
   }
   const std::string rel = m.m_kernel + "/bench." + unit.m_impl + ".json";
   const std::filesystem::path file = dir / rel;
+  const process_options limits = budget.limits(m);
   const process_result run = run_process(
       bench_command(m, {unit.m_impl}, file, request.m_quick, request.m_ceilings.value_or(""), limits.m_limit_s),
       limits);
   write_log(dir / m.m_kernel / "logs" / (unit.m_impl + ".bench.log"), run);
+  cut = run.m_timed_out && budget.cuts(m, limits);
   if (run.exited(k_harness_skipped)) {
     u.m_bench = "skipped";
     u.m_bench_detail = "the bench exited 77: no device to time on";
@@ -207,7 +244,6 @@ std::string host_name() {
 }
 
 shard_run_result run_shard(const suite& s, const shard_run_request& request, std::ostream& out) {
-  const clock_type::time_point start = clock_type::now();
   shard_document doc;
   doc.m_index = request.m_shard.m_index;
   doc.m_count = request.m_shard.m_count;
@@ -236,17 +272,12 @@ shard_run_result run_shard(const suite& s, const shard_run_request& request, std
       << mine.size() << " of " << s.m_units.size() << " units, folder " << partial.string() << "\n"
       << std::flush;
 
+  const budget_clock budget(request.m_budget_s);
   for (const suite_unit* unit : mine) {
     const manifest& m = s.manifest_of(*unit);
-    process_options limits = harness_limits(m);
-    limits.m_capture = true;  // into the unit's logs, not the shard's own output
-    if (request.m_budget_s) {
-      const double left = *request.m_budget_s - std::chrono::duration<double>(clock_type::now() - start).count();
-      // A unit runs a test and a benchmark, each within the limit.
-      if (left < 2 * limits.m_limit_s) {
-        doc.m_not_run.push_back(unit->m_name);
-        continue;
-      }
+    if (const auto left = budget.left_s(); left && *left < k_min_unit_budget_s) {
+      doc.m_not_run.push_back(unit->m_name);
+      continue;
     }
     const clock_type::time_point unit_start = clock_type::now();
     unit_outcome u;
@@ -257,7 +288,8 @@ shard_run_result run_shard(const suite& s, const shard_run_request& request, std
     u.m_device_uuid = doc.m_device_uuid;
     u.m_source_sha256 = source_sha256_of(m, unit->m_impl);
     correctness_summary summary;
-    run_correctness(m, *unit, partial, limits, u, summary, out);
+    bool cut = false;
+    run_correctness(m, *unit, partial, budget, u, summary, cut, out);
     // Every declared shape (the correctness test runs them all; with
     // --quick the benchmark times the quick ones only).
     for (const std::string& shape : m.m_shapes) {
@@ -269,7 +301,13 @@ shard_run_result run_shard(const suite& s, const shard_run_request& request, std
       }
       u.m_shapes.push_back(so);
     }
-    run_bench(m, *unit, partial, request, limits, u, out);
+    if (!cut) run_bench(m, *unit, partial, request, budget, u, cut, out);
+    if (cut) {
+      // Stopped by the budget, not by anything of its own: not a verdict.
+      out << "  " << unit->m_name << ": stopped at the end of the shard's budget; not run\n";
+      doc.m_not_run.push_back(unit->m_name);
+      continue;
+    }
     // The host backend names its device "host CPU": say which.
     if (u.m_device_model == "host CPU") u.m_device_model = host_cpu_model();
     u.m_elapsed_s = std::chrono::duration<double>(clock_type::now() - unit_start).count();

@@ -24,9 +24,10 @@ struct shard_run_request {
   std::filesystem::path m_out;  // the shards' common folder
   bool m_quick = false;
   std::optional<std::string> m_ceilings;
-  // Seconds the whole shard may take: a unit is not started when less than
-  // its own time limit is left (it is listed in not_run, the shard is
-  // "partial"), and no unit runs past the budget. nullopt: no budget.
+  // Seconds the whole shard may take: no test or benchmark runs past it (a
+  // unit stopped by it, or not started because under 5 s are left, is
+  // listed in not_run, and the shard is "partial": its merge names it
+  // missing). nullopt: no budget.
   std::optional<double> m_budget_s;
   std::string m_kernelopt_version;
 };
