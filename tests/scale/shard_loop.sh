@@ -6,12 +6,27 @@
 # merge says which is missing (exit 3), only that shard runs again, and the
 # merge then equals a single-process run of the same sweep: same champion
 # per shape, same failed points (kopt merge --same-as).
-# Usage: shard_loop.sh KOPT MANIFEST WORK_DIR SHARDS
+# The generated CTest suite splits the same way: the union of the shards'
+# `kopt shard list --format ctest-regex` selections is every scale_mm
+# correctness test, each once.
+# Usage: shard_loop.sh KOPT MANIFEST WORK_DIR SHARDS CTEST BUILD_DIR
 set -euo pipefail
-kopt=$1 manifest=$2 work=$3 n=$4
+kopt=$1 manifest=$2 work=$3 n=$4 ctest=$5 build=$6
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+echo "== the generated CTest tests, shard by shard"
+selected=()
+for ((i = 0; i < n; i++)); do
+  regex=$("$kopt" shard list --manifest "$manifest" --shard "$i/$n" --format ctest-regex)
+  mapfile -t -O "${#selected[@]}" selected < <("$ctest" --test-dir "$build" -N -R "$regex" |
+    sed -n 's/^ *Test *#[0-9]*: \(scale_mm\.correct\.[a-z0-9_]*\)$/\1/p')
+done
+all=$("$ctest" --test-dir "$build" -N -R '^scale_mm\.correct\.' | grep -c 'Test *#')
+((${#selected[@]} == all && all == 16)) || fail "the shards selected ${#selected[@]} correctness tests of $all (16 expected)"
+dups=$(printf '%s\n' "${selected[@]}" | sort | uniq -d)
+[[ -z $dups ]] || fail "selected by two shards: $dups"
 
 echo "== one process runs the whole sweep"
 "$kopt" shard run --manifest "$manifest" --shard 0/1 --out "$work/single" > "$work/single.log"
