@@ -73,6 +73,20 @@ cat "$work/merge1.log"
 ((code == 3)) || fail "merge with a shard missing exited $code, expected 3 (incomplete)"
 grep -q "missing shards $victim of $n" "$work/merge1.log" || fail "the merge did not name shard $victim as missing"
 
+echo "== with a budget too small for any unit, shard $victim stays missing"
+set +e
+"$kopt" shard run --manifest "$manifest" --shard "$victim/$n" --out "$work/shards" --budget 1 > "$work/budget.log"
+code=$?
+set -e
+((code == 1)) || fail "a shard out of budget exited $code, expected 1 (partial)"
+grep -q "partial, 0 units run" "$work/budget.log" || fail "the shard out of budget ran units: $(cat "$work/budget.log")"
+set +e
+"$kopt" merge "$work/shards" --out "$work/merged" > "$work/merge1b.log" 2>&1
+code=$?
+set -e
+((code == 3)) && grep -q "missing shards $victim of $n" "$work/merge1b.log" ||
+  fail "after a partial run of shard $victim the merge exited $code: $(tail -3 "$work/merge1b.log")"
+
 echo "== shard $victim again, and only it"
 before=$(find "$work/shards" -maxdepth 1 -name 'shard-*' ! -name '*.partial' | wc -l)
 "$kopt" shard run --manifest "$manifest" --shard "$victim/$n" --out "$work/shards" > /dev/null
@@ -82,6 +96,9 @@ after=$(find "$work/shards" -maxdepth 1 -name 'shard-*' ! -name '*.partial' | wc
 echo "== merge: complete, equal to the single-process run"
 "$kopt" merge "$work/shards" --out "$work/merged" --same-as "$work/single-merged" | tee "$work/merge2.log"
 grep -q "^SAME champions and failures" "$work/merge2.log" || fail "not the same as the single-process run"
+# The same files, in the same layout, as the single-process run's merge.
+files() { (cd "$1" && find . -type f ! -name merge.json ! -name merge.md | sort); }
+diff <(files "$work/single-merged") <(files "$work/merged") || fail "the merged folder's files differ from the single run's"
 
 echo "== order does not matter; a duplicate of a shard is resolved by the rule"
 mapfile -t folders < <(find "$work/shards" -mindepth 1 -maxdepth 1 -name 'shard-*' | sort -r)

@@ -20,7 +20,20 @@ fi
 rm -rf "$work"
 mkdir -p "$work"
 cluster=$work/cluster
-trap 'kopt_slurm_stop "$cluster"' EXIT
+# The daemons are stopped however the test ends; a watchdog ends it well
+# before CTest's TIMEOUT would kill it without running the trap.
+deadline=${KOPT_SLURM_TEST_DEADLINE:-780}
+# (Its output goes nowhere: CTest waits for every holder of the test's pipe.)
+(sleep "$deadline" && kill -TERM $$) > /dev/null 2>&1 &
+watchdog=$!
+cleanup() {
+  set +e  # every step, whatever the one before returned
+  pkill -P "$watchdog" 2> /dev/null
+  kill "$watchdog" 2> /dev/null
+  kopt_slurm_stop "$cluster"
+}
+trap cleanup EXIT
+trap 'echo "FAIL: stopped (the deadline of $deadline s, or a signal)" >&2; exit 124' TERM INT
 fail() {
   echo "FAIL: $*" >&2
   for f in "$work"/shards/slurm/logs/*.out "$cluster"/log/slurmctld.log; do

@@ -101,8 +101,17 @@ CONF
   return 1
 }
 
+# Never fails (a cleanup step under set -e).
 kopt_slurm_stop() {
-  local dir=$1 name pid
+  local dir=$1 name pid t
+  # Jobs first, so that no job step outlives slurmd.
+  if [[ -f "$dir/slurmctld.pid" ]] && kill -0 "$(cat "$dir/slurmctld.pid")" 2> /dev/null; then
+    SLURM_CONF=$dir/slurm.conf scancel --user="$(id -un)" 2> /dev/null || true
+    for ((t = 0; t < 50; t++)); do
+      [[ -z $(SLURM_CONF=$dir/slurm.conf squeue -h 2> /dev/null) ]] && break
+      sleep 0.2
+    done
+  fi
   for name in slurmd slurmctld munge/munged; do
     [[ -f "$dir/$name.pid" ]] || continue
     pid=$(cat "$dir/$name.pid")
@@ -113,4 +122,5 @@ kopt_slurm_stop() {
     fi
     rm -f "$dir/$name.pid"
   done
+  return 0
 }

@@ -211,7 +211,8 @@ scan_result scan_shards(const std::vector<std::filesystem::path>& roots) {
     std::sort(children.begin(), children.end());
     for (const std::filesystem::path& child : children) {
       if (child.extension() == ".partial") {
-        result.m_partial.push_back(child);
+        // A shard run that did not finish (not, say, a merge's own temp folder).
+        if (child.filename().string().rfind("shard-", 0) == 0) result.m_partial.push_back(child);
       } else if (std::filesystem::exists(child / k_shard_file)) {
         read_one(child);
       }
