@@ -20,6 +20,11 @@
 #   installed when apt-get can, else kopt shows the report's notes as plain
 #   text (the report says so). A failure to install it is not an error.
 #
+#   Optional items it tries to install (their tests skip, saying why,
+#   without them): cuobjdump and nvdisasm (pip), Slurm and MUNGE (apt-get
+#   slurm-wlm munge: the test scale.slurm starts a one-node Slurm on
+#   localhost, docs/scale-out.md; KOPT_SETUP_SLURM=0 leaves them out).
+#
 #   KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1
 #                when pip refuses to install into an externally managed Python
 #                (PEP 668), retry with --break-system-packages (--user when
@@ -54,7 +59,7 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 
 declare -A status detail
 required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11 cuda)
-optional=(cuobjdump cmark_gfm browser)
+optional=(cuobjdump cmark_gfm slurm browser)
 if [ "$need_ccache" = 0 ]; then
   required=(cmake ninja cxx17 gtest benchmark nlohmann_json cli11 cuda)
 fi
@@ -95,6 +100,11 @@ check_tools() {
     mark cuobjdump ok "cuobjdump and nvdisasm in $dir"
   else
     mark cuobjdump missing "no cuobjdump/nvdisasm (PATH, CUDA Toolkit, pip): the <k>.static.* tests skip"
+  fi
+  if have slurmctld && have slurmd && have sbatch && have munged; then
+    mark slurm ok "slurmctld, slurmd, sbatch and munged on PATH"
+  else
+    mark slurm missing "no Slurm or MUNGE (slurm-wlm, munge): scale.slurm skips"
   fi
   if have chromium || have chromium-browser; then
     mark browser ok "$(command -v chromium || command -v chromium-browser)"
@@ -260,6 +270,11 @@ install_missing() {
   if [ "${status[cuobjdump]}" != ok ]; then
     # Optional: the static SASS checks skip without it.
     pip_install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm || say "cuobjdump not installed: the <k>.static.* tests will skip"
+    check_tools
+  fi
+  if [ "${KOPT_SETUP_SLURM:-1}" = 1 ] && [ "${status[slurm]}" != ok ]; then
+    # Optional: scale.slurm skips without them.
+    apt_install slurm-wlm munge || say "Slurm not installed: the test scale.slurm will skip"
     check_tools
   fi
   if [ "$browser" = 1 ] && [ "${status[browser]}" != ok ]; then
