@@ -92,11 +92,8 @@ json launcher_env() {
 
 // The first GPU the env probe sees, else the host CPU.
 std::pair<std::string, std::string> shard_device() {
-  const json env = env_document();
-  if (env.contains("devices") && env["devices"].is_array() && !env["devices"].empty()) {
-    const json& d = env["devices"][0];
-    return {d.value("name", std::string("unknown")), d.value("uuid", std::string("unknown"))};
-  }
+  const env_file env = probe_env();
+  if (!env.m_devices.empty()) return {env.m_devices.front().m_name, env.m_devices.front().m_uuid};
   return {host_cpu_model(), "none"};
 }
 
@@ -316,7 +313,7 @@ shard_run_result run_shard(const suite& s, const shard_run_request& request, std
   doc.m_build_sha256 = build_sha256(s, mine);
   doc.m_status = doc.m_not_run.empty() ? "complete" : "partial";
   doc.m_finished_utc = utc_now_iso();
-  write_json_atomic(partial / "env.json", env_document());
+  write_json_atomic(partial / "env.json", to_json(probe_env()));
   write_json_atomic(partial / k_shard_file, to_json(doc));
   std::filesystem::rename(partial, final_dir);
   out << "shard " << doc.m_index << "/" << doc.m_count << ": " << doc.m_status << ", " << doc.m_units.size()
