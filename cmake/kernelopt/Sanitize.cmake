@@ -6,6 +6,10 @@
 # compiles (.cu: device code and its host stubs) are not instrumented. Every
 # executable links the sanitizer runtimes: CMake links CUDA executables with
 # the host compiler too (CMAKE_CUDA_HOST_LINK_LAUNCHER), so one flag serves.
+# The flags are for host links only ($<HOST_LINK:>): nvcc's device-link step
+# of a -rdc=true target would hand "-fsanitize=address,undefined" to the host
+# compiler through -Xcompiler, which splits it at the comma and reads
+# "undefined" as a second input file.
 if(NOT KernelOpt_SANITIZE)
   return()
 endif()
@@ -14,7 +18,7 @@ if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
 endif()
 # One generator expression per flag: a ';' inside one would split it where
 # CMake handles options one by one.
-set(_kopt_sanitize_link -fsanitize=address,undefined)
+set(_kopt_sanitize_link "$<HOST_LINK:-fsanitize=address>" "$<HOST_LINK:-fsanitize=undefined>")
 foreach(_kopt_flag IN ITEMS -fsanitize=address,undefined -fno-omit-frame-pointer
                             -fno-sanitize-recover=undefined -g)
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${_kopt_flag}>")
