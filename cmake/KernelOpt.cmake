@@ -347,6 +347,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Spec.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Sweep.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
@@ -533,10 +534,13 @@ function(kernel_opt_add_variant kernel variant)
     MIN_COMPUTE_CAPABILITY
     DIM_TYPE
     STREAM
+    MAX_POINTS
   )
   set(multi_value
     SOURCES
     METHODS
+    PARAMS
+    PARAM_CONSTRAINTS
     LIBRARIES
     COMPILE_OPTIONS
     SASS_SIGNATURES

@@ -38,8 +38,11 @@ function(_kernel_opt_write_spec kernel)
   _kernel_opt_get(baselines ${kernel} BASELINES)
   _kernel_opt_get(ref_backend ${kernel} REFERENCE_BACKEND)
   _kernel_opt_get(ref_precision ${kernel} REFERENCE_PRECISION)
+  _kernel_opt_all_points(points ${kernel})
   set(registrations "")
-  foreach(name IN LISTS variants baselines)
+  # The harness runs a point as a variant of its own (kopt sweep selects it
+  # by name); only the manifest and kopt know it belongs to a family.
+  foreach(name IN LISTS variants baselines points)
     _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
     _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
     _kernel_opt_impl_fields(fields ${kernel} ${name} "${entry}" ${role} ${backend} false)

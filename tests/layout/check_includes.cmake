@@ -24,12 +24,13 @@ set(allow_kopt/records core formats kopt/inputs)
 set(allow_kopt/decide  core formats kopt/inputs kopt/profile kopt/records)
 set(allow_kopt/compare core formats kopt/inputs kopt/records)
 set(allow_kopt/experience core formats kopt/inputs kopt/records)
-set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience)
+set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience kopt/sweep)
 set(allow_kopt/run     core formats static cuda kopt/inputs kopt/records)
+set(allow_kopt/sweep   core formats kopt/inputs kopt/records kopt/run)
 set(allow_kopt/cli     core formats static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-                       kopt/report kopt/run kopt/experience)
+                       kopt/report kopt/run kopt/experience kopt/sweep)
 set(units core formats harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-          kopt/experience kopt/report kopt/run kopt/cli)
+          kopt/experience kopt/report kopt/run kopt/sweep kopt/cli)
 
 # The unit of a path relative to SOURCE_DIR (or of an include's path).
 function(_unit_of path out)

@@ -77,6 +77,8 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_experience(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_recommend(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_status(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_sweep(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_select(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli
