@@ -147,7 +147,10 @@ targets without writing a harness.
       [DIM_TYPE int64|int|size_t]
       [STREAM LAST|NONE]
       [LIBRARIES <library>...]
-      [COMPILE_OPTIONS <option>...])
+      [COMPILE_OPTIONS <option>...]
+      [PARAMS <NAME>=<value>,<value>... ...
+       [PARAM_CONSTRAINTS <comparison>...]
+       [MAX_POINTS <count>]])
 
   ``<variant>``
     A C identifier of at most 64 characters, unique within the kernel (``v0``,
@@ -244,6 +247,39 @@ targets without writing a harness.
     libraries link into the variant's module: a static one must be
     position-independent.
 
+  ``PARAMS <NAME>=<value>,<value>... ...``
+    Makes the variant a family of compile-time points (docs/sweeps.md): one
+    point per combination of the values (integers), enumerated with the
+    first parameter varying slowest and named ``<variant>_p<index>`` by its
+    index in that full enumeration. Each point is built from the variant's
+    sources with the macros ``KOPT_PARAM_<NAME>=<value>`` and
+    ``KOPT_POINT="<point>"``, and can include ``<kernelopt_params.hpp>``
+    (``kopt::params::<NAME>``, ``constexpr std::int64_t``). Points are
+    shared libraries outside ``ALL``: ``kopt sweep`` builds, tests and times
+    them (the tests ``<k>.sweep.<point>`` run one each), a point that does
+    not compile or is incorrect is recorded as such. ``kopt select`` (the
+    target ``select-<k>``) writes the champion of each shape to
+    ``<RECORDS>/<k>/<variant>.selection.json``; from it the configure
+    generates the library ``kernelopt::<k>_<variant>_dispatch`` (header
+    ``<k>_<variant>_dispatch.hpp``) and ``kernelopt::<k>_dispatch`` (header
+    ``<k>_dispatch.hpp``, the last family with a selection), whose function
+    has the entry's signature and calls the champion of the shape. The
+    dispatch is the variant's own implementation: its correctness test,
+    benchmark, record and gate are those of any variant. Names must be
+    identifiers, distinct, not DIMS; values distinct integers; at most 10000
+    combinations.
+
+  ``PARAM_CONSTRAINTS <comparison>...``
+    Comparisons over PARAMS and DIMS (``BM*BN <= 16384``, ``M % BM == 0``);
+    a point is kept when every one holds on every declared shape (SHAPES and
+    QUICK_SHAPES). Needs ``PARAMS``.
+
+  ``MAX_POINTS <count>``
+    At most this many points (1 to 99999): when more combinations satisfy
+    the constraints, the j-th of ``n`` kept is the one at index
+    ``floor(j * valid / n)`` of the valid ones in enumeration order
+    (deterministic, the first always in). Needs ``PARAMS``.
+
 .. command:: kernel_opt_add_baseline
 
   .. code-block:: cmake
@@ -288,7 +324,9 @@ that use a GPU declare CTest ``RESOURCE_GROUPS``: correctness ``gpus:1``,
 benchmark and perf ``gpus:<KernelOpt_GPU_SLOTS>`` (the whole GPU); with
 ``KernelOpt_RESOURCE_SPEC=generated`` (default on CMake >= 3.28) the test
 ``kernelopt.gpus`` writes the resource spec at test time (docs/multi-gpu.md).
-The target ``optimize-<k>``; for CUDA kernels the target ``profile-<k>`` (Nsight
+The target ``optimize-<k>``; for kernels with a family (``PARAMS``), the
+target ``select-<k>`` and the tests ``<k>.sweep.<point>`` (labels
+``kernel-opt``, ``sweep``, ``<k>``); for CUDA kernels the target ``profile-<k>`` (Nsight
 Compute on one launch per implementation and shape, into
 ``results/profile.json``; docs/profiling.md). Cache variables:
 ``KernelOpt_CUOBJDUMP``, ``KernelOpt_NCU``, ``KernelOpt_PROFILE_QUICK``,
