@@ -252,6 +252,7 @@ TEST(doc_tables, correctness_result_writes_its_declared_fields) {
 TEST(doc_tables, record_writes_its_declared_fields) {
   record r;
   r.m_failure = run_failure{"benchmark", "signal 11"};
+  r.m_dispatch = dispatch_info{"2026-11-24T15:00:00Z", {{"n=1", "v1_p0", {"B=1"}}}};
   shape_timing timed;
   timed.m_shape = shape::parse("n=1");
   shape_timing failed;
@@ -260,6 +261,7 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   r.m_timing.m_shapes = {timed, failed};
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
+  EXPECT_EQ(keys_of({doc["dispatch"]}), declared({"kernelopt.record: dispatch"}));
   EXPECT_EQ(keys_of({doc["timing"]}), declared({"kernelopt.record: timing"}));
   EXPECT_EQ(keys_of({doc["timing"]["shapes"][0], doc["timing"]["shapes"][1]}),
             declared({"kernelopt.record: timing.shapes[]", "timing statistics"}));
