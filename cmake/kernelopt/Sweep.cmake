@@ -361,9 +361,10 @@ function(_kernel_opt_sweep_targets kernel)
                 --point ${point} --jobs 1)
       set_tests_properties(${kernel}.sweep.${point} PROPERTIES
         LABELS "kernel-opt;sweep;${kernel}"
+        SKIP_RETURN_CODE 77
         TIMEOUT ${timeout}
-        # One build tree: its builds take turns; the point's own compile runs inside.
-        RESOURCE_LOCK "kopt_build_${kernel}")
+        # One build tree: sweeps of every kernel take turns building in it.
+        RESOURCE_LOCK kernelopt_build_tree)
       _kernel_opt_timing_test(${kernel}.sweep.${point} ${kernel})
     endforeach()
   endforeach()

@@ -76,7 +76,7 @@ run("${kopt}" sweep --manifest "${manifest}" --variant v1 --jobs 2)
 expect_code(0)
 expect("\\[1/12\\] v1_p0 \\(TM=4,TN=16,TK=8\\): up to date")
 expect("\\[12/12\\] ")
-expect("10 run, 2 up to date, 0 not started; 8 of 12 usable")
+expect("10 run, 2 up to date, 0 not started, 0 skipped; 8 of 12 usable")
 # Failed points are results: two do not compile, two are incorrect.
 foreach(point IN ITEMS v1_p12 v1_p13)
   file(READ "${sweep_dir}/${point}.json" r)

@@ -245,7 +245,7 @@ const std::vector<command>& command_table() {
         {"--force", "", o::flag, "run points whose current result is finished again"},
         {"--sweep-dir", "DIR", o::optional, "write the results here instead of the family's sweep_dir (a shard)"}},
        "0 every point asked for has a result (failed points included), 1 the budget left points for a later run, "
-       "2 usage or input error",
+       "2 usage or input error, 77 every point run was skipped (no GPU; run again where one is)",
        cmd_sweep},
       {"select",
        "per-shape champion, frontier and failed points of a family; the selection its dispatch is generated from",

@@ -49,9 +49,14 @@ point_stage read_stage(const json_reader& node, const std::vector<std::string>& 
 bool point_result::finished() const {
   if (m_build.m_status == "failed") return true;
   if (m_build.m_status != "ok") return false;
-  if (m_correctness.m_status == "fail" || m_correctness.m_status == "skipped") return true;
+  // A skip (no GPU here) is not a verdict: the next run tries again.
+  if (m_correctness.m_status == "fail") return true;
   if (m_correctness.m_status != "pass") return false;
-  return m_bench.m_status != "not_run";
+  return m_bench.m_status == "ok" || m_bench.m_status == "failed";
+}
+
+bool point_result::skipped() const {
+  return m_correctness.m_status == "skipped" || m_bench.m_status == "skipped";
 }
 
 bool point_result::usable() const {

@@ -48,9 +48,11 @@ struct point_result {
   std::vector<point_time> m_times;  // every declared shape when the bench is ok
   std::string m_utc;
 
-  // Every stage ran to a verdict (a failure is a verdict): nothing to redo
-  // while the sources are the same.
+  // Every stage ran to a verdict (a failure is a verdict, a skip is not):
+  // nothing to redo while the sources are the same.
   [[nodiscard]] bool finished() const;
+  // Correctness or bench skipped (no GPU): measured by a later run.
+  [[nodiscard]] bool skipped() const;
   // Built, correct on every shape and timed on every shape.
   [[nodiscard]] bool usable() const;
   // The first stage that did not pass and why, "" when usable.

@@ -38,10 +38,14 @@ std::string library_name(const point_decl& p) {
 }
 
 // Builds `batch` in one process; sets each one's build stage.
-void build_batch(const family_decl& f, const std::vector<const point_decl*>& batch, std::vector<point_result*>& results,
-                 int jobs, const std::filesystem::path& dir) {
+// The harness executables come first: a sweep may start in a tree that was
+// configured but not built (they are in ALL; the points are not).
+void build_batch(const manifest& m, const family_decl& f, const std::vector<const point_decl*>& batch,
+                 std::vector<point_result*>& results, int jobs, const std::filesystem::path& dir) {
   std::vector<std::string> argv = f.m_build_command;
   argv.push_back("--target");
+  argv.push_back(m.m_kernel + "_kopt_test");
+  if (!m.m_bench_executable.empty()) argv.push_back(m.m_kernel + "_kopt_bench");
   for (const point_decl* p : batch) argv.push_back(p->m_target);
   argv.push_back("-j");
   argv.push_back(std::to_string(std::max(jobs, 1)));
@@ -77,6 +81,10 @@ void run_correctness(const manifest& m, const point_decl& p, point_result& r, co
   process_options options = harness_limits(m);
   options.m_capture = true;
   const auto start = clock_type::now();
+  if (!std::filesystem::exists(m.m_test_executable)) {
+    r.m_correctness = {"fail", "no " + m.m_test_executable + " (did the build of " + m.m_kernel + "_kopt_test fail?)", 0};
+    return;
+  }
   const process_result run = run_process(test_command(m, p.m_name, file), options);
   r.m_correctness.m_elapsed_s = seconds_since(start);
   if (run.exited(77)) {
@@ -251,7 +259,7 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
       batch_results.push_back(&results[static_cast<std::size_t>(std::find(asked.begin(), asked.end(), p) - asked.begin())]);
     }
     const auto batch_start = clock_type::now();
-    build_batch(f, batch, batch_results, options.m_jobs, dir);
+    build_batch(m, f, batch, batch_results, options.m_jobs, dir);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const point_decl& p = *batch[i];
       point_result& r = *batch_results[i];
@@ -269,6 +277,7 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
       }
       ++summary.m_run;
       if (r.usable()) ++summary.m_usable;
+      if (r.skipped()) ++summary.m_skipped;
     }
     measured_s += seconds_since(batch_start);
     measured += static_cast<int>(batch.size());
@@ -287,7 +296,8 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
     }
   }
   out << "sweep " << m.m_kernel << "/" << family.m_name << ": " << summary.m_run << " run, " << summary.m_current
-      << " up to date, " << summary.m_not_started << " not started; " << summary.m_usable << " of " << summary.m_total
+      << " up to date, " << summary.m_not_started << " not started, " << summary.m_skipped << " skipped; "
+      << summary.m_usable << " of " << summary.m_total
       << " usable; results in " << dir.string() << "\n";
   return summary;
 }
