@@ -155,4 +155,10 @@ string(JSON served_shape GET "${record}" dispatch served 0 shape)
 if(NOT served STREQUAL champion OR NOT served_shape STREQUAL "M=64,N=64,K=64")
   message(FATAL_ERROR "the record of v1 says ${served} served ${served_shape}; the selection says ${champion}")
 endif()
+# The kernel's report shows the family and links its sweep report.
+file(READ "${records}/report/report.md" report)
+if(NOT report MATCHES "## Family v1" OR NOT report MATCHES "\\| M=64,N=64,K=64 \\| ${champion} \\|"
+   OR NOT report MATCHES "\\(v1.sweep.md\\)")
+  message(FATAL_ERROR "report.md has no family section naming ${champion}:\n${report}")
+endif()
 message(STATUS "the host family ran end to end")

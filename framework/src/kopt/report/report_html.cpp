@@ -106,6 +106,20 @@ std::string render_html(const report_model& r) {
              : "<p class=\"muted\">No roofline yet: it needs profile data (<code>profile-" +
                    html_escape(r.m_kernel) + "</code>).</p>";
   out += "</div>\n";
+  for (const report_family& f : r.m_families) {
+    out += "<h2>Family " + html_escape(f.m_variant) + "</h2>\n";
+    if (!f.m_error.empty()) {
+      out += "<p>The selection cannot be read: " + html_escape(f.m_error) + "</p>\n";
+      continue;
+    }
+    out += "<p>" + std::to_string(f.m_points) + " points, " + std::to_string(f.m_failed) +
+           " failed; the sweep table and frontier: <a href=\"" + html_escape(f.m_variant) + ".sweep.html\">" +
+           html_escape(f.m_variant) + ".sweep.html</a>.</p>\n<table><tr><th>shape</th><th>served by</th></tr>\n";
+    for (const auto& [shape, point] : f.m_served) {
+      out += "<tr><td>" + html_escape(shape) + "</td><td>" + html_escape(point) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+  }
   if (!r.m_notes.empty()) out += "<h2>Notes</h2>\n<pre id=\"notes\">" + html_escape(r.m_notes) + "</pre>\n";
   out += "<h2>Stop or continue</h2>\n<ul id=\"stop\">\n";
   out += std::string("<li>") + (r.m_stop ? "<strong>stop</strong>" : "continue") + ": " +

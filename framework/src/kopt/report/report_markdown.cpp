@@ -87,6 +87,16 @@ std::string render_markdown(const report_model& r) {
   out += "\n## Roofline\n\n";
   out += r.m_roofline_available ? "See the HTML report.\n"
                                 : "No roofline yet: it needs profile data (`profile-" + r.m_kernel + "`).\n";
+  for (const report_family& f : r.m_families) {
+    out += "\n## Family " + f.m_variant + "\n\n";
+    if (!f.m_error.empty()) {
+      out += "The selection cannot be read: " + f.m_error + "\n";
+      continue;
+    }
+    out += std::to_string(f.m_points) + " points, " + std::to_string(f.m_failed) + " failed; the sweep table and " +
+           "frontier: [" + f.m_variant + ".sweep.md](" + f.m_variant + ".sweep.md).\n\n| shape | served by |\n|---|---|\n";
+    for (const auto& [shape, point] : f.m_served) out += "| " + shape + " | " + point + " |\n";
+  }
   if (!r.m_notes.empty()) out += "\n## Notes\n\n" + r.m_notes + (r.m_notes.back() == '\n' ? "" : "\n");
 
   // Last, for whoever decides the next step (docs/agents.md).

@@ -49,6 +49,16 @@ struct report_advice {
   std::string m_tried;     // "v2 failure" or ""
 };
 
+// A family variant with a selection (docs/sweeps.md): which point serves
+// which shape; the sweep report beside report.md has the rest.
+struct report_family {
+  std::string m_variant;
+  std::vector<std::pair<std::string, std::string>> m_served;  // shape, point
+  std::size_t m_points = 0;
+  std::size_t m_failed = 0;
+  std::string m_error;  // the selection could not be read: why
+};
+
 struct report_model {
   std::string m_kernel;
   std::string m_device;
@@ -74,6 +84,7 @@ struct report_model {
   std::string m_store;                           // where they came from ("" = no store read)
   bool m_roofline_available = false;
   std::string m_notes;  // Markdown, as given by --notes
+  std::vector<report_family> m_families;  // families with a selection, declaration order
 };
 
 // `store`: the experience store's entries (recommendations), read from
