@@ -18,6 +18,8 @@ const std::vector<field_doc> k_selection_fields = {
     {"points", "array", "every point swept, in enumeration order"},
     {"shapes", "array", "per declared shape, in SHAPES order: its champion and frontier"},
     {"failed", "array", "the points that did not build, were incorrect or failed to time: `point`, `reason`"},
+    {"source", "object", "the family's source hash when selected (as a record's `source`); the configure checks each "
+                         "file's sha256 and generates no dispatch from a selection whose sources changed"},
     {"utc", "string", "when `kopt select` wrote it"},
 };
 
@@ -45,6 +47,7 @@ selection compute_selection(const manifest& m, const variant_decl& family, const
   s.m_kernel = m.m_kernel;
   s.m_variant = family.m_name;
   s.m_margin = margin;
+  s.m_source = hash_sources(family.m_sources);
   s.m_utc = utc_now_iso();
   std::vector<const point_result*> usable;
   for (const point_decl& p : family.m_family->m_points) {
@@ -132,6 +135,7 @@ json to_json(const selection& s) {
           {"points", s.m_points},
           {"shapes", shapes},
           {"failed", failed},
+          {"source", to_json(s.m_source)},
           {"utc", s.m_utc}};
 }
 
@@ -158,6 +162,7 @@ selection selection_from_json(const json_reader& root) {
   for (std::size_t i = 0; i < failed.size(); ++i) {
     s.m_failed.push_back({read_name(failed.at(i).at("point")), failed.at(i).at("reason").as_string()});
   }
+  s.m_source = source_hash_from_json(root.at("source"));
   s.m_utc = root.at("utc").as_string();
   return s;
 }

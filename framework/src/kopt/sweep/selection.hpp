@@ -12,6 +12,7 @@
 #include "core/json_io.hpp"
 #include "formats/field_doc.hpp"
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/source_hash.hpp"
 #include "kopt/sweep/point_result.hpp"
 
 namespace kopt {
@@ -45,6 +46,9 @@ struct selection {
   std::vector<std::string> m_points;  // every point swept, in order
   std::vector<shape_selection> m_shapes;  // in SHAPES order
   std::vector<failed_point> m_failed;
+  // The family's sources when selected: the configure generates no dispatch
+  // from a selection whose sources changed since (their per-file sha256).
+  source_hash m_source;
   std::string m_utc;
 
   // The shapes a point serves (is the champion of), in SHAPES order.
