@@ -84,8 +84,9 @@ const std::vector<field_doc> k_family_fields = {
 const std::vector<field_doc> k_point_fields = {
     {"name", "string", "`<variant>_p<index>`, the index in the full space (first parameter slowest)"},
     {"params", "array", "`NAME=value` per parameter"},
-    {"target", "string", "the CMake target that builds it (not in ALL)"},
-    {"library", "string", "the shared library the target makes"},
+    {"target", "string", "the CMake target that builds it (not in ALL); \"\" when `skip` is set"},
+    {"library", "string", "the shared library the target makes; \"\" when `skip` is set"},
+    {"skip", "string | null", "why this build does not compile the point (its architectures), else null"},
 };
 
 const std::vector<field_doc> k_static_fields = {
@@ -148,7 +149,11 @@ json variant_json(const variant_decl& v) {
     const family_decl& f = *v.m_family;
     json points = json::array();
     for (const point_decl& p : f.m_points) {
-      points.push_back({{"name", p.m_name}, {"params", p.m_params}, {"target", p.m_target}, {"library", p.m_library}});
+      points.push_back({{"name", p.m_name},
+                        {"params", p.m_params},
+                        {"target", p.m_target},
+                        {"library", p.m_library},
+                        {"skip", or_null(p.m_skip)}});
     }
     out["family"] = {{"params", f.m_params},
                      {"constraints", f.m_constraints},
@@ -175,8 +180,9 @@ family_decl read_family(const json_reader& node) {
   const json_reader points = node.at("points");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const json_reader p = points.at(i);
-    f.m_points.push_back(
-        {read_name(p.at("name")), strings(p.at("params")), p.at("target").as_string(), p.at("library").as_string()});
+    f.m_points.push_back({read_name(p.at("name")), strings(p.at("params")), p.at("target").as_string(),
+                          p.at("library").as_string(), optional_string(p, "skip")});
+    if (!f.m_points.back().m_skip && f.m_points.back().m_target.empty()) p.at("target").fail("empty, and no skip");
   }
   if (f.m_points.empty()) points.fail("a family has at least one point");
   f.m_build_command = strings(node.at("build_command"));

@@ -55,8 +55,9 @@ struct static_check {
 struct point_decl {
   std::string m_name;                 // "<variant>_p<index in the full space>"
   std::vector<std::string> m_params;  // "NAME=value", in PARAMS order
-  std::string m_target;               // the CMake target that builds it
-  std::string m_library;              // the shared library the target makes
+  std::string m_target;               // the CMake target that builds it ("" when skipped)
+  std::string m_library;              // the shared library the target makes ("" when skipped)
+  std::optional<std::string> m_skip;  // why this build does not compile it (its architectures)
 };
 
 // A variant declared with PARAMS: its points and how the sweep builds them.

@@ -23,8 +23,8 @@ const std::vector<field_doc> k_point_fields = {
 };
 
 const std::vector<field_doc> k_stage_fields = {
-    {"status", "string", "build: `ok`, `failed`; correctness: `pass`, `fail`, `skipped`; bench: `ok`, `failed`, "
-                         "`skipped`; any: `not_run`"},
+    {"status", "string", "build: `ok`, `failed`, `skipped` (not for this build's architectures); correctness: "
+                         "`pass`, `fail`, `skipped`; bench: `ok`, `failed`, `skipped`; any: `not_run`"},
     {"detail", "string", "why it failed or was skipped, \"\" when it passed"},
     {"elapsed_s", "number", "seconds the stage took"},
 };
@@ -56,7 +56,7 @@ bool point_result::finished() const {
 }
 
 bool point_result::skipped() const {
-  return m_correctness.m_status == "skipped" || m_bench.m_status == "skipped";
+  return m_build.m_status == "skipped" || m_correctness.m_status == "skipped" || m_bench.m_status == "skipped";
 }
 
 bool point_result::usable() const {
@@ -109,7 +109,7 @@ point_result point_result_from_json(const json_reader& root) {
   const json_reader params = root.at("params");
   for (std::size_t i = 0; i < params.size(); ++i) r.m_params.push_back(params.at(i).as_string());
   r.m_source_hash = root.at("source_hash").as_string();
-  r.m_build = read_stage(root.at("build"), {"ok", "failed"});
+  r.m_build = read_stage(root.at("build"), {"ok", "failed", "skipped"});
   r.m_correctness = read_stage(root.at("correctness"), {"pass", "fail", "skipped"});
   r.m_bench = read_stage(root.at("bench"), {"ok", "failed", "skipped"});
   const json_reader times = root.at("times");

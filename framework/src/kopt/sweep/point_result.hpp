@@ -22,7 +22,7 @@ inline constexpr const char* k_sweep_point_kind = "kernelopt.sweep_point";
 
 // One stage of a point: build, correctness or bench.
 struct point_stage {
-  // build: ok | failed; correctness: pass | fail | skipped; bench: ok |
+  // build: ok | failed | skipped; correctness: pass | fail | skipped; bench: ok |
   // failed | skipped; any stage: not_run (an earlier stage failed, or the
   // budget ran out first).
   std::string m_status = "not_run";
@@ -51,7 +51,8 @@ struct point_result {
   // Every stage ran to a verdict (a failure is a verdict, a skip is not):
   // nothing to redo while the sources are the same.
   [[nodiscard]] bool finished() const;
-  // Correctness or bench skipped (no GPU): measured by a later run.
+  // Build skipped (this build's architectures), correctness or bench
+  // skipped (no GPU): measured by a later run elsewhere.
   [[nodiscard]] bool skipped() const;
   // Built, correct on every shape and timed on every shape.
   [[nodiscard]] bool usable() const;

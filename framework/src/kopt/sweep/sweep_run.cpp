@@ -46,7 +46,9 @@ void build_batch(const manifest& m, const family_decl& f, const std::vector<cons
   argv.push_back("--target");
   argv.push_back(m.m_kernel + "_kopt_test");
   if (!m.m_bench_executable.empty()) argv.push_back(m.m_kernel + "_kopt_bench");
-  for (const point_decl* p : batch) argv.push_back(p->m_target);
+  for (const point_decl* p : batch) {
+    if (!p->m_skip) argv.push_back(p->m_target);
+  }
   argv.push_back("-j");
   argv.push_back(std::to_string(std::max(jobs, 1)));
   for (const std::string& a : f.m_keep_going) argv.push_back(a);
@@ -60,6 +62,10 @@ void build_batch(const manifest& m, const family_decl& f, const std::vector<cons
   const std::string output = run.m_out + run.m_err;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     point_result& r = *results[i];
+    if (batch[i]->m_skip) {
+      r.m_build = {"skipped", "not built: " + *batch[i]->m_skip, 0};
+      continue;
+    }
     r.m_build.m_elapsed_s = elapsed;
     const std::string failure = point_build_failure(output, *batch[i]);
     write_file_atomic(dir / (batch[i]->m_name + ".build.log"), describe_command(argv) + "\n" + output);
