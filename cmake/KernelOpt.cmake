@@ -336,7 +336,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
 ``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_PERF_MISSING`` (skip or fail: what ``<k>.perf`` does
 when the gate cannot run; docs/ci-gating.md), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
-none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
+none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_SELECT_MARGIN`` (0.03: the frontier
+margin ``select-<k>`` passes to ``kopt select``), ``KernelOpt_REFERENCE_THREADS`` (4;
 docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
 Limits, checked at configure time so that nothing fails later (each refusal

@@ -349,6 +349,11 @@ function(_kernel_opt_sweep_targets kernel)
   endif()
   set(KernelOpt_SELECT_MARGIN 0.03 CACHE STRING
     "select-<k>: a point within this fraction of a shape's champion is on its frontier")
+  if(NOT KernelOpt_SELECT_MARGIN MATCHES "^0?\\.[0-9]+$|^0$")
+    _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "KernelOpt_SELECT_MARGIN must be a fraction in [0, 1)"
+      KEY KernelOpt_SELECT_MARGIN "${KernelOpt_SELECT_MARGIN}"
+      HINT "e.g. -DKernelOpt_SELECT_MARGIN=0.05: points within 5 % of a shape's champion are its frontier")
+  endif()
   set(select_commands "")
   foreach(variant IN LISTS families)
     list(APPEND select_commands COMMAND $<TARGET_FILE:KernelOpt::kopt> select --manifest "${bin}/manifest.json"
