@@ -136,7 +136,7 @@ targets without writing a harness.
       ENTRY <function>
       [PARENT <variant>]
       [HYPOTHESIS <text> | HYPOTHESIS_FILE <file>]
-      [METHODS <method>...]
+      [METHODS <method>[=<MACRO>]...]
       [SASS_SIGNATURES <name>=<regex>...]
       [MAX_REGISTERS <count>]
       [NO_SPILLS]
@@ -192,13 +192,22 @@ targets without writing a harness.
     What should move, and by how much. Required by the gate for every
     version but the first.
 
-  ``METHODS <method>...``
+  ``METHODS <method>[=<MACRO>]...``
     Techniques claimed, checked in the SASS of the variant's own kernels
     (defined in its SOURCES) by the static tests:
     ``tensor_cores mma_sync wgmma cp_async tma mbarrier vector_load_128
     vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
     and (no SASS signature) ``register_blocking online_softmax
     loop_interchange cache_blocking`` (docs/static-checks.md).
+    ``<method>=<MACRO>`` makes the method switchable for ablation
+    (docs/ablation.md): the variant is compiled with ``-D<MACRO>=1``, and an
+    ablated build ``<variant>__no_<method>`` (target
+    ``<k>_kopt_<variant>__no_<method>``, not in ALL) with ``<MACRO>=0`` and
+    the other switches 1; the sources test it with ``#if <MACRO>``.
+    ``kopt ablate`` (target ``ablate-<k>``) measures what each was worth.
+    Each method at most once, each macro an identifier used once. A family
+    (``PARAMS``) cannot have switches: its METHODS are plain names.
+    Default: none.
 
   ``SASS_SIGNATURES <name>=<regex>...``
     SASS regexes (ECMAScript, searched in each instruction: opcode, modifiers
@@ -326,7 +335,10 @@ benchmark and perf ``gpus:<KernelOpt_GPU_SLOTS>`` (the whole GPU); with
 ``kernelopt.gpus`` writes the resource spec at test time (docs/multi-gpu.md).
 The target ``optimize-<k>``; for kernels with a family (``PARAMS``), the
 target ``select-<k>`` and the tests ``<k>.sweep.<point>`` (labels
-``kernel-opt``, ``sweep``, ``<k>``); for CUDA kernels the target ``profile-<k>`` (Nsight
+``kernel-opt``, ``sweep``, ``<k>``); when a variant has switchable METHODS, the
+target ``ablate-<k>`` and, outside ALL, the ablated modules and the
+executables ``<k>_ablate_kopt_test`` / ``<k>_ablate_kopt_bench``
+(docs/ablation.md); for CUDA kernels the target ``profile-<k>`` (Nsight
 Compute on one launch per implementation and shape, into
 ``results/profile.json``; docs/profiling.md). Cache variables:
 ``KernelOpt_CUOBJDUMP``, ``KernelOpt_NCU``, ``KernelOpt_PROFILE_QUICK``,
@@ -385,6 +397,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Resources.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Codegen.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Spec.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Ablation.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Sweep.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")

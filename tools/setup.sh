@@ -13,7 +13,17 @@
 #     --no-ccache  ccache optional (tools/main.sh: its presets use no
 #                compiler launcher; only the ci and asan presets need it)
 #     --browser  also chromium, for the test kopt.report.html_renders_in_chromium
-#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1
+#                (it skips, saying why, without one); or KOPT_SETUP_BROWSER=1.
+#                tools/test.sh (the CI command) passes it.
+#
+#   cmark-gfm (libcmark-gfm-dev, libcmark-gfm-extensions-dev) is optional:
+#   installed when apt-get can, else kopt shows the report's notes as plain
+#   text (the report says so). A failure to install it is not an error.
+#
+#   Optional items it tries to install (their tests skip, saying why,
+#   without them): cuobjdump and nvdisasm (pip), Slurm and MUNGE (apt-get
+#   slurm-wlm munge: the test scale.slurm starts a one-node Slurm on
+#   localhost, docs/scale-out.md; KOPT_SETUP_SLURM=0 leaves them out).
 #
 #   KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1
 #                when pip refuses to install into an externally managed Python
@@ -35,7 +45,7 @@ for arg in "$@"; do
     --check) check_only=1 ;;
     --browser) browser=1 ;;
     --no-ccache) need_ccache=0 ;;
-    -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg' (tools/setup.sh [--check] [--browser] [--no-ccache])" >&2; exit 2 ;;
   esac
 done
@@ -48,15 +58,17 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
 # ---- the checks: each marks its items ok or missing, with a line saying why --
 
 declare -A status detail
-required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda)
-optional=(cuobjdump browser)
+required=(cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11 cuda)
+optional=(cuobjdump cmark_gfm slurm browser)
 if [ "$need_ccache" = 0 ]; then
-  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cuda)
+  required=(cmake ninja cxx17 gtest benchmark nlohmann_json cli11 cuda)
 fi
-# What apt-get installs for each item.
+# What apt-get installs for each item (space-separated packages).
 declare -A apt_package=(
   [cmake]=cmake [ninja]=ninja-build [ccache]=ccache [cxx17]=g++
   [gtest]=libgtest-dev [benchmark]=libbenchmark-dev [nlohmann_json]=nlohmann-json3-dev
+  [cli11]=libcli11-dev
+  [cmark_gfm]="pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev"
   [browser]=chromium)
 
 mark() { status[$1]=$2; detail[$1]=$3; }
@@ -89,6 +101,11 @@ check_tools() {
   else
     mark cuobjdump missing "no cuobjdump/nvdisasm (PATH, CUDA Toolkit, pip): the <k>.static.* tests skip"
   fi
+  if have slurmctld && have slurmd && have sbatch && have munged; then
+    mark slurm ok "slurmctld, slurmd, sbatch and munged on PATH"
+  else
+    mark slurm missing "no Slurm or MUNGE (slurm-wlm, munge): scale.slurm skips"
+  fi
   if have chromium || have chromium-browser; then
     mark browser ok "$(command -v chromium || command -v chromium-browser)"
   else
@@ -103,7 +120,7 @@ check_packages() {
   elif [ "${status[ninja]}" != ok ] && ! have make; then why="needs ninja (or make) to configure"
   fi
   if [ -n "$why" ]; then
-    for item in cxx17 gtest benchmark nlohmann_json; do mark "$item" missing "not checked: $why"; done
+    for item in cxx17 gtest benchmark nlohmann_json cli11 cmark_gfm; do mark "$item" missing "not checked: $why"; done
     return
   fi
   local scratch out line
@@ -120,7 +137,19 @@ int main() { std::optional<std::string_view> v; return v ? 1 : 0; }" KOPT_PROBE_
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(nlohmann_json 3.10 QUIET)
-message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+# As the top-level CMakeLists.txt finds cmark-gfm (the report's notes).
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(CMARK_GFM QUIET libcmark-gfm)
+endif()
+find_library(CMARK_GFM_EXT cmark-gfm-extensions HINTS ${CMARK_GFM_LIBRARY_DIRS})
+find_path(CMARK_GFM_EXT_H cmark-gfm-core-extensions.h HINTS ${CMARK_GFM_INCLUDE_DIRS})
+set(cmark_gfm 0)
+if(CMARK_GFM_FOUND AND CMARK_GFM_EXT AND CMARK_GFM_EXT_H)
+  set(cmark_gfm 1)
+endif()
+find_package(CLI11 CONFIG QUIET)
+message(STATUS "kopt-probe:cxx17=${KOPT_PROBE_CXX17}:gtest=${GTest_FOUND}:benchmark=${benchmark_FOUND}:nlohmann_json=${nlohmann_json_FOUND}:cli11=${CLI11_FOUND}:cmark_gfm=${cmark_gfm}:compiler=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
 CMAKE
   local generator=()
   [ "${status[ninja]}" = ok ] && generator=(-G Ninja)
@@ -129,13 +158,13 @@ CMAKE
   line=$(grep -o 'kopt-probe:.*' <<< "$out" || true)
   if [ -z "$line" ]; then
     mark cxx17 missing "no working C++ compiler (a scratch configure failed: $(grep -m1 -iE 'error|could not' <<< "$out" || echo 'see cmake output'))"
-    for item in gtest benchmark nlohmann_json; do mark "$item" missing "not checked: needs a C++ compiler"; done
+    for item in gtest benchmark nlohmann_json cli11 cmark_gfm; do mark "$item" missing "not checked: needs a C++ compiler"; done
     return
   fi
   local compiler=${line##*:compiler=}
   if [[ $line == *cxx17=1* ]]; then mark cxx17 ok "$compiler"; else mark cxx17 missing "$compiler does not compile C++17"; fi
   local item found
-  for item in gtest benchmark nlohmann_json; do
+  for item in gtest benchmark nlohmann_json cli11 cmark_gfm; do
     found=$(sed -n "s/.*:$item=\([^:]*\).*/\1/p" <<< "$line")
     case $found in
       1 | TRUE | ON) mark "$item" ok "found by find_package" ;;
@@ -143,6 +172,8 @@ CMAKE
     esac
   done
   [ "${status[nlohmann_json]}" = ok ] || detail[nlohmann_json]="find_package(nlohmann_json 3.10) does not find it"
+  [ "${status[cmark_gfm]}" = ok ] && detail[cmark_gfm]="libcmark-gfm.pc and cmark-gfm-extensions found"
+  [ "${status[cmark_gfm]}" = ok ] || detail[cmark_gfm]="libcmark-gfm (pkg-config) or libcmark-gfm-extensions not found"
 }
 
 check_all() { check_tools; check_packages; }
@@ -224,7 +255,7 @@ pip_install() {
 
 install_missing() {
   local item packages=()
-  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json; do
+  for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11; do
     [ "$item" = ccache ] && [ "$need_ccache" = 0 ] && continue
     [ "${status[$item]}" = ok ] || packages+=("${apt_package[$item]}")
   done
@@ -241,9 +272,21 @@ install_missing() {
     pip_install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm || say "cuobjdump not installed: the <k>.static.* tests will skip"
     check_tools
   fi
+  if [ "${KOPT_SETUP_SLURM:-1}" = 1 ] && [ "${status[slurm]}" != ok ]; then
+    # Optional: scale.slurm skips without them.
+    apt_install slurm-wlm munge || say "Slurm not installed: the test scale.slurm will skip"
+    check_tools
+  fi
   if [ "$browser" = 1 ] && [ "${status[browser]}" != ok ]; then
     apt_install chromium || say "chromium not installed: kopt.report.html_renders_in_chromium will skip"
     check_tools
+  fi
+  if [ "${status[cmark_gfm]}" != ok ]; then
+    # Optional: without it kopt shows the report's notes as plain text.
+    local words
+    read -ra words <<< "${apt_package[cmark_gfm]}"
+    apt_install "${words[@]}" || say "cmark-gfm not installed: kopt will show the report's notes as plain text"
+    check_packages
   fi
 }
 

@@ -365,15 +365,17 @@ function(_kernel_opt_add_impl fn role kernel name)
       set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${hypothesis_file}")
     endif()
     _kernel_opt_static_keywords(${fn} ${kernel} ${name})
-    foreach(method IN LISTS arg_METHODS)
-      _kernel_opt_stray_keyword(${fn} ${kernel} METHODS "${method}")
-      _kernel_opt_method_signature(signature "${method}" ${arg_SASS_SIGNATURES})
-      if(signature STREQUAL "NOTFOUND")
-        _kernel_opt_fail(${fn} ${kernel} "variant '${name}' claims unknown METHOD '${method}'"
-          HINT "known methods are listed in cmake/kernelopt/Methods.cmake")
-      endif()
-    endforeach()
-    set(methods "${arg_METHODS}")
+    _kernel_opt_parse_methods(${fn} ${kernel} ${name} methods switches)
+    _kernel_opt_set(${kernel} IMPL_${name}_SWITCHES "${switches}")
+    if(DEFINED arg_PARAMS AND NOT switches STREQUAL "")
+      # An ablation of a family would be a family of its own (every point
+      # without the method), which neither kopt ablate nor kopt sweep models.
+      list(GET switches 0 first_switch)
+      _kernel_opt_fail(${fn} ${kernel} "variant '${name}' is a family (PARAMS) and switches METHODS ('${first_switch}'); a family cannot be ablated"
+        KEY METHODS "${arg_METHODS}"
+        KEY PARAMS "${arg_PARAMS}"
+        HINT "name the family's methods without =<MACRO>, or ablate a variant that is not a family (docs/sweeps.md)")
+    endif()
     _kernel_opt_parse_family(${fn} ${kernel} ${name})
     list(APPEND variants "${name}")
     _kernel_opt_set(${kernel} VARIANTS "${variants}")
@@ -451,4 +453,57 @@ function(_kernel_opt_parse_entry_form fn kernel role name)
   endif()
   _kernel_opt_set(${kernel} IMPL_${name}_DIM_TYPE "${dim_type}")
   _kernel_opt_set(${kernel} IMPL_${name}_STREAM "${stream}")
+endfunction()
+
+# METHODS of variant <name> (the caller's arg_METHODS, arg_SASS_SIGNATURES):
+# each entry <method> or <method>=<MACRO>, the second a method the ablation
+# can switch off (docs/ablation.md). <out_methods>: the method names, in
+# order; <out_switches>: "<method>=<MACRO>" of the switchable ones.
+function(_kernel_opt_parse_methods fn kernel name out_methods out_switches)
+  set(methods "")
+  set(switches "")
+  set(macros "")
+  foreach(entry IN LISTS arg_METHODS)
+    _kernel_opt_stray_keyword(${fn} ${kernel} METHODS "${entry}")
+    set(method "${entry}")
+    set(macro "")
+    if(entry MATCHES "=")
+      if(NOT entry MATCHES "^([a-z0-9_]+)=([^=]*)$")
+        _kernel_opt_fail(${fn} ${kernel} "METHODS entry '${entry}' of variant '${name}' is not <method> or <method>=<MACRO>"
+          KEY METHODS "${arg_METHODS}"
+          HINT "e.g. METHODS cp_async=KOPT_USE_CP_ASYNC: the method, then the macro that switches it off as 0")
+      endif()
+      set(method "${CMAKE_MATCH_1}")
+      set(macro "${CMAKE_MATCH_2}")
+      if(NOT macro MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+        _kernel_opt_fail(${fn} ${kernel} "METHODS entry '${entry}' of variant '${name}': macro '${macro}' is not an identifier"
+          KEY METHODS "${arg_METHODS}"
+          HINT "the macro is compiled as -D<MACRO>=1 (the variant) and -D<MACRO>=0 (its ablation): letters, digits and '_', not starting with a digit")
+      endif()
+      if(macro IN_LIST macros)
+        _kernel_opt_fail(${fn} ${kernel} "METHODS of variant '${name}' switch two methods with macro '${macro}'"
+          KEY METHODS "${arg_METHODS}"
+          HINT "one macro per method: switching one off must leave the others on")
+      endif()
+      list(APPEND macros "${macro}")
+    endif()
+    if(method IN_LIST methods)
+      _kernel_opt_fail(${fn} ${kernel} "METHODS of variant '${name}' name '${method}' twice"
+        KEY METHODS "${arg_METHODS}")
+    endif()
+    _kernel_opt_method_signature(signature "${method}" ${arg_SASS_SIGNATURES})
+    if(signature STREQUAL "NOTFOUND")
+      _kernel_opt_fail(${fn} ${kernel} "variant '${name}' claims unknown METHOD '${method}'"
+        HINT "known methods are listed in cmake/kernelopt/Methods.cmake; another name needs SASS_SIGNATURES <name>=<regex>")
+    endif()
+    list(APPEND methods "${method}")
+    if(NOT macro STREQUAL "")
+      # The ablated build is an implementation of its own: its name must be
+      # one, as the declared names are.
+      _kernel_opt_check_name(${fn} ${kernel} "ablation name of METHODS entry '${entry}'" "${name}__no_${method}")
+      list(APPEND switches "${method}=${macro}")
+    endif()
+  endforeach()
+  set(${out_methods} "${methods}" PARENT_SCOPE)
+  set(${out_switches} "${switches}" PARENT_SCOPE)
 endfunction()

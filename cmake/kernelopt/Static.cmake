@@ -124,7 +124,9 @@ function(_kernel_opt_static_tests kernel)
   # variant's own kernels are those defined in its SOURCES). -lineinfo adds
   # the table and leaves the machine code as it is; Nsight Compute's source
   # view reads it too. nvcc only (clang: -gline-tables-only).
-  foreach(variant IN LISTS variants)
+  # The ablated builds too: kopt ablate looks for each method's signature in them.
+  _kernel_opt_get(ablations ${kernel} ABLATIONS_BUILT)
+  foreach(variant IN LISTS variants ablations)
     if(TARGET ${kernel}_kopt_${variant})
       target_compile_options(${kernel}_kopt_${variant} PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-lineinfo>)
     endif()

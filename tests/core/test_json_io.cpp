@@ -157,3 +157,25 @@ TEST(json_io, failed_atomic_write_leaves_no_partial_file) {
 
 }  // namespace
 }  // namespace kopt::test
+
+namespace kopt {
+namespace {
+
+// The manifest writes its tolerance keys sorted (string(JSON)); records
+// written before that hold them in declaration order. Same content.
+TEST(JsonIo, SameValueIgnoresMemberOrder) {
+  const json sorted = json::parse(R"({"atol": 1e-20, "max_rel_l2": 1e-05, "rtol": 0.0001, "source": "TOLERANCE"})");
+  const json declared = json::parse(R"({"rtol": 0.0001, "atol": 1e-20, "max_rel_l2": 1e-05, "source": "TOLERANCE"})");
+  EXPECT_NE(sorted, declared);  // what a plain == of ordered json says
+  EXPECT_TRUE(same_json_value(sorted, declared));
+  EXPECT_TRUE(same_json_value(json::parse(R"([{"a": 1, "b": [2, {"c": 3, "d": 4}]}])"),
+                              json::parse(R"([{"b": [2, {"d": 4, "c": 3}], "a": 1}])")));
+  EXPECT_FALSE(same_json_value(sorted, json::parse(R"({"atol": 1e-20, "max_rel_l2": 1e-05, "rtol": 0.001, "source": "TOLERANCE"})")));
+  EXPECT_FALSE(same_json_value(sorted, json::parse(R"({"atol": 1e-20, "max_rel_l2": 1e-05, "rtol": 0.0001})")));
+  EXPECT_FALSE(same_json_value(json::parse("[1, 2]"), json::parse("[2, 1]")));  // arrays keep their order
+  EXPECT_FALSE(same_json_value(json::parse(R"({"a": 1})"), json::parse(R"({"b": 1})")));
+  EXPECT_TRUE(same_json_value(json(nullptr), json(nullptr)));
+}
+
+}  // namespace
+}  // namespace kopt

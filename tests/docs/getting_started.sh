@@ -43,9 +43,10 @@ done < "$work/blocks/index"
 ((${#runs[@]})) || fail "the page has no 'sh run' block"
 [ -n "$fetchcontent" ] || fail "the page has no 'cmake fetchcontent' block"
 
-# Every KernelOpt_* name the page uses exists in KernelOpt's CMake code
+# Every KernelOpt_* name the page uses exists in KernelOpt's CMake code or
+# the package config it installs
 # (KernelOpt_OPTIMIZE_VARIANT_<k>: its prefix).
-known=$(grep -ohE 'KernelOpt_[A-Za-z0-9_]+' "$src/CMakeLists.txt" "$src"/cmake/*.cmake "$src"/cmake/kernelopt/*.cmake | sort -u)
+known=$(grep -ohE 'KernelOpt_[A-Za-z0-9_]+' "$src/CMakeLists.txt" "$src"/cmake/*.cmake "$src"/cmake/*.cmake.in "$src"/cmake/kernelopt/*.cmake | sort -u)
 for name in $(grep -oE 'KernelOpt_[A-Za-z0-9_]+' "$page" | sort -u); do
   found=0
   while read -r k; do

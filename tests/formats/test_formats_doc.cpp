@@ -18,13 +18,16 @@
 #include "formats/bench_result.hpp"
 #include "formats/ceilings.hpp"
 #include "formats/correctness_result.hpp"
+#include "formats/env.hpp"
 #include "formats/spec.hpp"
+#include "formats/static_result.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/compare/compare_document.hpp"
 #include "kopt/experience/entry.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/profile/document.hpp"
+#include "kopt/records/perf_baseline.hpp"
 #include "kopt/records/record.hpp"
 #include "kopt/sweep/point_result.hpp"
 #include "kopt/sweep/selection.hpp"
@@ -40,7 +43,8 @@ std::vector<format_table> code_tables() {
   for (std::vector<format_table> part :
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
-        profile::profile_tables(), experience_tables(), sweep_point_tables(), selection_tables()}) {
+        profile::profile_tables(), experience_tables(), env_tables(), static_tables(),
+        perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -269,6 +273,21 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["gate"]}), declared({"kernelopt.record: gate"}));
 }
 
+TEST(doc_tables, record_ablation_writes_its_declared_fields) {
+  record r;
+  ablation_result a;
+  ablation_method m;
+  m.m_shapes = {ablation_shape{}};
+  a.m_methods = {m};
+  r.m_ablation = a;
+  const json doc = to_json(r);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
+  EXPECT_EQ(keys_of({doc["ablation"]}), declared({"kernelopt.record: ablation"}));
+  EXPECT_EQ(keys_of({doc["ablation"]["methods"][0]}), declared({"kernelopt.record: ablation.methods[]"}));
+  EXPECT_EQ(keys_of({doc["ablation"]["methods"][0]["shapes"][0]}),
+            declared({"kernelopt.record: ablation.methods[].shapes[]"}));
+}
+
 TEST(doc_tables, manifest_writes_its_declared_fields) {
   manifest m;
   m.m_path = "/b/kernelopt/k/manifest.json";
@@ -280,6 +299,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   family_decl family;
   family.m_points.push_back({"v_p0", {"B=1"}, "k_kopt_v_p0", "libkopt_k_v_p0.so"});
   v.m_family = family;
+  v.m_switches = {method_switch{"cache_blocking", "KOPT_BLOCKED", "v__no_cache_blocking", "k_kopt_v__no_cache_blocking"}};
   m.m_variants = {v};
   m.m_baselines = {impl_decl{"vendor", "vendor", {}, std::nullopt}};
   m.m_test_timeout_s = 600;
@@ -293,6 +313,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["variants"][0]["family"]}), declared({"kernelopt.manifest: variants[].family"}));
   EXPECT_EQ(keys_of({doc["variants"][0]["family"]["points"][0]}),
             declared({"kernelopt.manifest: variants[].family.points[]"}));
+  EXPECT_EQ(keys_of({doc["variants"][0]["switches"][0]}), declared({"kernelopt.manifest: variants[].switches[]"}));
   EXPECT_EQ(keys_of({doc["executables"]}), declared({"kernelopt.manifest: executables"}));
   EXPECT_EQ(keys_of({doc["tools"]}), declared({"kernelopt.manifest: tools"}));
 }
@@ -409,6 +430,60 @@ TEST(doc_tables, experience_entry_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.experience"}));
   EXPECT_EQ(keys_of({doc["source"]}), declared({"kernelopt.experience: source"}));
   EXPECT_EQ(to_json(experience_from_json(doc, "entry.json")), doc);
+}
+
+TEST(doc_tables, env_writes_its_declared_fields) {
+  env_file env;
+  env.m_devices.emplace_back();
+  env.m_reasons["/driver_version"] = "no driver";
+  const json doc = to_json(env);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.env"}));
+  EXPECT_EQ(keys_of({doc["devices"][0]}), declared({"kernelopt.env: devices[]"}));
+  EXPECT_EQ(to_json(env_from_json(json_reader(doc, "env.json"))), doc);
+}
+
+TEST(doc_tables, static_result_writes_its_declared_fields) {
+  static_result r;
+  r.m_status = "fail";
+  r.m_reason = "a claim";
+  static_findings& f = r.m_findings.emplace();
+  f.m_sources = std::vector<std::string>{};
+  static_function& fn = f.m_functions.emplace_back();
+  fn.m_own = true;
+  fn.m_defined_in = "a.cu";
+  fn.m_defined_by = "line info";
+  static_claim found;
+  found.m_status = "found";
+  found.m_elsewhere = std::vector<static_site>{};
+  found.m_archs_without = {"sm_80"};
+  static_claim none;
+  none.m_status = "no signature";
+  f.m_methods = {found, none};
+  f.m_limits.emplace_back();
+  const json doc = to_json(r);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.static"}));
+  EXPECT_EQ(keys_of({doc["functions"][0]}), declared({"kernelopt.static: functions[]"}));
+  EXPECT_EQ(keys_of({doc["methods"][0], doc["methods"][1]}),
+            declared({"kernelopt.static: methods[], sass_signatures[]"}));
+  EXPECT_EQ(keys_of({doc["limits"][0]}), declared({"kernelopt.static: limits[]"}));
+  EXPECT_EQ(to_json(static_result_from_json(json_reader(doc, "static.json"))), doc);
+}
+
+TEST(doc_tables, perf_baseline_writes_its_declared_fields) {
+  perf_baseline b;
+  b.m_runs = 2;
+  baseline_shape shape;
+  shape.m_shape = "n=1";
+  shape.m_median_ns = 100;
+  shape.m_run_medians_ns = {99, 101};
+  shape.m_within_noise = 0.01;
+  b.m_shapes = {shape};
+  b.m_run_geomeans_ns = {99, 101};
+  const json doc = to_json(b);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.perf_baseline"}));
+  EXPECT_EQ(keys_of({doc["shapes"][0]}), declared({"kernelopt.perf_baseline: shapes[]"}));
+  EXPECT_EQ(keys_of({doc["geomean"]}), declared({"kernelopt.perf_baseline: geomean"}));
+  EXPECT_EQ(to_json(perf_baseline_from_json(doc, "baseline.json")), doc);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // kopt's command line: the input's lines are argv; parsed against every
-// subcommand's option table (commands.cpp), and the integer and threshold
+// subcommand's option table (commands.cpp) by CLI11 (parser.hpp), and the integer and threshold
 // options checked. Commands are not run (they would write files and start
 // processes).
 #include "fuzz_target.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/parser.hpp"
 
 KOPT_FUZZ_TARGET(cli) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -18,7 +19,7 @@ KOPT_FUZZ_TARGET(cli) {
   for (const kopt::cli::command& cmd : kopt::cli::command_table()) {
     kopt::fuzz::guarded([&] {
       const kopt::cli::arguments args =
-          kopt::cli::parse_arguments(cmd.m_options, cmd.m_positional_count, {argv.begin() + 1, argv.end()});
+          kopt::cli::parse_arguments(cmd, {argv.begin() + 1, argv.end()});
       for (const char* name : {"--jobs", "--slots", "--repeat"}) {
         if (const auto v = args.optional_value(name)) (void)kopt::cli::int_option(name, *v, 1, 1024);
       }

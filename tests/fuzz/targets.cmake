@@ -4,7 +4,7 @@
 # golden data lacks. Shared by tests/fuzz/CMakeLists.txt (replay and fuzz
 # tests) and tests/fuzz/project (the clang build of the targets).
 set(KOPT_FUZZ_TARGETS
-  manifest record bench overlap correctness ceilings spec env profile ncu_csv sass expr cli experience)
+  manifest record bench overlap correctness ceilings spec env static profile ncu_csv sass expr cli experience)
 
 set(KOPT_FUZZ_SEEDS_manifest    tests/kopt/data/softmax/manifest.json)
 set(KOPT_FUZZ_SEEDS_record      tests/kopt/data/softmax/expected/records/*.json)
@@ -14,7 +14,8 @@ set(KOPT_FUZZ_SEEDS_overlap     tests/kopt/data/h200/softmax_bench_run_*.json te
 set(KOPT_FUZZ_SEEDS_correctness tests/kopt/data/softmax/results/*.json tests/kopt/data/h200/softmax_correct_v1.json)
 set(KOPT_FUZZ_SEEDS_ceilings    tests/kopt/data/softmax/ceilings.json tests/kopt/profile/data/h200/ceilings.json)
 set(KOPT_FUZZ_SEEDS_spec        framework/specs/*.json)
-set(KOPT_FUZZ_SEEDS_env         tests/kopt/data/softmax/env.json)
+set(KOPT_FUZZ_SEEDS_env         tests/kopt/data/softmax/env.json tests/fuzz/seeds/env/*)
+set(KOPT_FUZZ_SEEDS_static      tests/fuzz/seeds/static/*)
 set(KOPT_FUZZ_SEEDS_profile     tests/fuzz/seeds/profile/*)
 set(KOPT_FUZZ_SEEDS_ncu_csv     tests/kopt/profile/data/*.csv tests/kopt/profile/data/h200/*.csv)
 set(KOPT_FUZZ_SEEDS_sass        tests/static/data/*.txt)

@@ -105,7 +105,7 @@ TEST(StaticCheck, EmptySignatureIsNotMachineCheckableNeverVerified) {
   EXPECT_TRUE(r.passed());
   ASSERT_EQ(r.m_signatures.size(), 1u);
   EXPECT_EQ(r.m_signatures[0].m_status, signature_result::status::no_signature);
-  const json doc = report_json(r, json::object());
+  const json doc = to_json(report_result(r, "", ""));
   EXPECT_EQ(doc["methods"][0]["found"], "no signature");
   EXPECT_EQ(doc["methods"][0]["status"], "no signature");
   EXPECT_TRUE(doc["methods"][0]["signature"].is_null());
@@ -173,7 +173,7 @@ TEST(StaticCheck, JsonDocument) {
   limits l;
   l.m_max_registers = 64;
   const report r = check("mma_sync", {"mma_sync", "online_softmax"}, l);
-  const json doc = report_json(r, {{"cuobjdump", "/x/cuobjdump"}, {"version", "release 13.5, V13.5.37"}});
+  const json doc = to_json(report_result(r, "/x/cuobjdump", "release 13.5, V13.5.37"));
   EXPECT_EQ(doc["schema_version"], 1);
   EXPECT_EQ(doc["kind"], "kernelopt.static");
   EXPECT_EQ(doc["status"], "pass");
@@ -197,7 +197,7 @@ TEST(StaticCheck, JsonDocument) {
   EXPECT_EQ(m["found"]["functions"][0]["function"], "mma_tile(uint4 const*, unsigned int const*, float*)");
   EXPECT_EQ(doc["limits"][0]["status"], "pass");
 
-  const json skipped = skipped_json("k", "v1", "cuobjdump not found");
+  const json skipped = to_json(skipped_result("k", "v1", "cuobjdump not found"));
   EXPECT_EQ(skipped["status"], "skipped");
   EXPECT_EQ(skipped["reason"], "cuobjdump not found");
 }

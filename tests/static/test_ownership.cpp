@@ -163,7 +163,7 @@ TEST(StaticOwnership, ClaimFoundOnlyInAHeaderKernelFails) {
                   std::string(with_line_info ? "defined in common.cuh" : "defined outside its SOURCES") + ")");
     EXPECT_EQ(a.m_signatures[0].m_count, 0);
     ASSERT_EQ(a.m_signatures[0].m_elsewhere.size(), 1u);
-    const json doc = report_json(a, json::object());
+    const json doc = to_json(report_result(a, "", ""));
     EXPECT_EQ(doc["methods"][0]["status"], "missing");
     EXPECT_EQ(doc["methods"][0]["found"]["elsewhere"][0]["function"], "helper_shuffle(float const*, float*, int)");
     EXPECT_EQ(doc["sources"][0], source("variant_a.cu"));

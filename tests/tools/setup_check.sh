@@ -6,6 +6,9 @@
 #             checked without one
 #   no_root   not root, no sudo: it says it needs root and exits 1
 #   sudo      not root, sudo present: apt-get runs through sudo
+#   browser   --browser (what tools/test.sh passes) installs chromium too
+#   cmark     cmark-gfm is optional: installed on its own, and a failure to
+#             install it is said and leaves it out of the missing items
 #   pep668    pip refuses (externally managed): said, not hidden; with
 #             KOPT_SETUP_PIP_BREAK_SYSTEM_PACKAGES=1 retried with
 #             --break-system-packages --user
@@ -42,9 +45,10 @@ case=real
 bash "$setup" --check > "$work/$case.out" 2>&1
 status=$?
 sed "s/^/  [$case] /" "$work/$case.out"
-for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cuda; do
+for item in cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11 cuda; do
   expect_line "^  $item +(ok|missing): "
 done
+expect_line "^  cmark_gfm +(ok|missing) \(optional\): "
 if grep -qE '^  [a-z0-9_]+ +missing: ' "$work/$case.out"; then
   [ "$status" = 1 ] || fail "a required item is missing, but the exit status is $status"
 else
@@ -58,7 +62,7 @@ fake id 'echo 0'
 PATH=$bin run_setup 1 --check
 expect_line "^  cmake +missing: cmake 3\.20\.0 at .*: older than 3\.25"
 expect_line "^  gtest +missing: not checked: needs cmake >= 3\.25"
-expect_line "^setup: missing: cmake ninja ccache cxx17 gtest benchmark nlohmann_json"
+expect_line "^setup: missing: cmake ninja ccache cxx17 gtest benchmark nlohmann_json cli11( cuda)?$"
 
 case=no_root
 bin=$(fake_bin)
@@ -76,9 +80,29 @@ fake id 'echo 1000'
 fake sudo 'echo "sudo $*" >> '"$work/$case.sudo"'; "$@"'
 fake apt-get 'true'
 PATH=$bin run_setup 1
-expect_line "^setup: needs root for: apt-get install cmake ninja-build ccache g\+\+ libgtest-dev libbenchmark-dev nlohmann-json3-dev; running it with sudo"
+expect_line "^setup: needs root for: apt-get install cmake ninja-build ccache g\+\+ libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev; running it with sudo"
+expect_line "^setup: apt-get install pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev$"
 grep -q "apt-get install -y -qq --no-install-recommends cmake" "$work/$case.sudo" 2>/dev/null || fail "apt-get install did not run through sudo"
 grep -q chromium "$work/$case.sudo" 2>/dev/null && fail "chromium was installed without --browser"
+
+case=browser
+bin=$(fake_bin)
+fake id 'echo 1000'
+fake sudo 'echo "sudo $*" >> '"$work/$case.sudo"'; "$@"'
+fake apt-get 'true'
+PATH=$bin run_setup 1 --browser
+grep -q "apt-get install -y -qq --no-install-recommends chromium" "$work/$case.sudo" 2>/dev/null ||
+  fail "--browser did not install chromium"
+
+case=cmark
+bin=$(fake_bin)
+fake id 'echo 0'
+fake apt-get 'case "$*" in *libcmark-gfm-dev*) exit 100;; esac; true'
+PATH=$bin run_setup 1
+expect_line "^setup: apt-get install pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev failed$"
+expect_line "^setup: cmark-gfm not installed: kopt will show the report's notes as plain text$"
+expect_line "^  cmark_gfm +missing \(optional\): "
+grep -E "^setup: still missing: " "$work/$case.out" | grep -q cmark && fail "cmark_gfm counted as a missing required item"
 
 case=pep668
 bin=$(fake_bin)

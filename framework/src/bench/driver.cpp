@@ -23,6 +23,7 @@
 #include "bench/result.hpp"
 #include "bench/session.hpp"
 #include "core/unix_time.hpp"
+#include "core/version.hpp"
 #include "formats/ceilings.hpp"
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
@@ -291,6 +292,7 @@ bench_header bench_run::header(const std::string& backend_name, const std::vecto
   const timing_spec& t = m_spec.m_timing;
   bench_header h;
   h.m_kernel = m_spec.m_name;
+  h.m_kernelopt_version = kernelopt_version();
   h.m_backend = backend_name;
   if (m_device != nullptr) {
     h.m_device = m_device->device_name();
@@ -314,17 +316,22 @@ bench_header bench_run::header(const std::string& backend_name, const std::vecto
   return h;
 }
 
-void print_help() {
-  benchmark::PrintDefaultHelp();
-  std::fputs(options_help().c_str(), stdout);
-}
-
 }  // namespace
 
 int run_main(const kernel_spec& spec, const bench_context& context, int argc, char** argv) {
   options opts;
   try {
-    opts = take_options(argc, argv);
+    const command_line line = take_options(argc, argv);
+    if (line.m_request != request::run) {
+      // KernelOpt's flags, then Google Benchmark's (help), or the version.
+      std::fputs(line.m_text.c_str(), stdout);
+      if (line.m_request == request::help) {
+        std::fputs("\n", stdout);
+        benchmark::PrintDefaultHelp();
+      }
+      return 0;
+    }
+    opts = line.m_options;
   } catch (const options_error& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return k_usage_status;
@@ -338,7 +345,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
     const std::filesystem::path folder = std::filesystem::path(flags.m_out).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder, error);
   }
-  benchmark::Initialize(&argc, argv, &print_help);
+  benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
   std::optional<ceilings_file> limits;
@@ -453,6 +460,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   const std::unique_ptr<backend> host = make_host_backend();
   run.attach(*device, *host, *engine, std::move(selected));
   benchmark::AddCustomContext("kopt_kernel", spec.m_name);
+  benchmark::AddCustomContext("kernelopt_version", kernelopt_version());
   benchmark::AddCustomContext("kopt_device", device->device_name());
 
   const std::int64_t started_ns = unix_now_ns();

@@ -1,29 +1,38 @@
 #include "bench/options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "core/version.hpp"
 
 namespace kopt::bench {
 namespace {
 
 struct flag_help {
   const char* m_name;
-  const char* m_value;  // nullptr for a boolean flag
+  const char* m_value;        // nullptr for a switch
+  bool options::*m_switch;    // the switch's member; nullptr for a flag with a value
   const char* m_help;
 };
 
-// The one list of flags: parsing below and --help both read it.
+// The one list of flags: CLI11 reads them, and --help shows them.
 constexpr flag_help k_flags[] = {
-    {"kopt_quick", nullptr, "benchmark QUICK_SHAPES instead of SHAPES"},
-    {"kopt_ceilings", "FILE", "kernelopt.ceilings file: adds the % of each measured ceiling reached"},
-    {"kopt_profile", nullptr,
+    {"kopt_quick", nullptr, &options::m_quick, "benchmark QUICK_SHAPES instead of SHAPES"},
+    {"kopt_ceilings", "FILE", nullptr, "kernelopt.ceilings file: adds the % of each measured ceiling reached"},
+    {"kopt_profile", nullptr, &options::m_profile,
      "no timing: per selected benchmark, warm-up launches then exactly one launch between "
      "cudaProfilerStart/Stop (for ncu --profile-from-start off)"},
-    {"kopt_no_cupti", nullptr, "skip the CUPTI second clock (second_clock.available = false)"},
-    {"kopt_device", "N", "CUDA device ordinal (default: CTest's resource allocation, else 0)"},
-    {"kopt_timeout", "SECONDS",
+    {"kopt_no_cupti", nullptr, &options::m_no_cupti, "skip the CUPTI second clock (second_clock.available = false)"},
+    {"kopt_device", "N", nullptr, "CUDA device ordinal (default: CTest's resource allocation, else 0)"},
+    {"kopt_timeout", "SECONDS", nullptr,
      "watchdog: after SECONDS, name the benchmark still running and exit 124 (default: none; kopt passes "
      "95% of its own limit on the process)"},
 };
@@ -57,78 +66,91 @@ std::optional<std::string> flag_value(const std::string& arg, const std::string&
   return arg.substr(prefix.size() + 1);
 }
 
-bool parse_bool(const std::string& arg, const std::string& value) {
-  const std::string v = lower(value);
-  if (v.empty() || v == "true" || v == "1" || v == "yes" || v == "on") return true;
-  if (v == "false" || v == "0" || v == "no" || v == "off") return false;
-  throw options_error(arg + ": expected true or false");
-}
-
-int parse_device(const std::string& arg, const std::string& value) {
+int parse_device(const std::string& value) {
   char* end = nullptr;
   const long device = std::strtol(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || device < 0 || device > 1024) {
-    throw options_error(arg + ": expected a device ordinal (0, 1, ...)");
+    throw options_error("--kopt_device=" + value + ": expected a device ordinal (0, 1, ...)");
   }
   return static_cast<int>(device);
 }
 
-void apply(options& opts, const std::string& name, const std::string& arg, const std::string& value) {
-  if (name == "kopt_quick") {
-    opts.m_quick = parse_bool(arg, value);
-  } else if (name == "kopt_profile") {
-    opts.m_profile = parse_bool(arg, value);
-  } else if (name == "kopt_no_cupti") {
-    opts.m_no_cupti = parse_bool(arg, value);
-  } else if (name == "kopt_ceilings") {
-    if (value.empty()) throw options_error(arg + ": expected --kopt_ceilings=FILE");
-    opts.m_ceilings = value;
-  } else if (name == "kopt_device") {
-    opts.m_device = parse_device(arg, value);
-  } else if (name == "kopt_timeout") {
-    char* end = nullptr;
-    const double seconds = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7) {
-      throw options_error(arg + ": expected a positive number of seconds");
-    }
-    opts.m_timeout_s = seconds;
+double parse_timeout(const std::string& value) {
+  char* end = nullptr;
+  const double seconds = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7) {
+    throw options_error("--kopt_timeout=" + value + ": expected a positive number of seconds");
   }
+  return seconds;
 }
 
 }  // namespace
 
-options take_options(int& argc, char** argv) {
-  options opts;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
+command_line take_options(int& argc, char** argv) {
+  const std::string program = std::filesystem::path(argc > 0 ? argv[0] : "kopt_bench").filename().string();
+  CLI::App app("A KernelOpt benchmark (Google Benchmark with KernelOpt's flags).", program);
+  app.set_version_flag("--version", program + " (KernelOpt) " + kernelopt_version());
+  app.allow_extras();  // Google Benchmark's flags, passed on
+  app.footer(
+      "Google Benchmark's flags (--benchmark_filter=REGEX, --benchmark_out=FILE, --benchmark_list_tests, ...) are "
+      "accepted too and passed on to it; its own help follows.");
+  command_line line;
+  options& opts = line.m_options;
+  std::map<std::string, std::string> values;
+  for (const flag_help& flag : k_flags) {
+    const std::string name = std::string("--") + flag.m_name;
+    if (flag.m_switch != nullptr) {
+      app.add_flag(name, opts.*flag.m_switch, flag.m_help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    } else {
+      // The last one given wins, as with Google Benchmark's own flags.
+      app.add_option(name, values[name], flag.m_help)
+          ->type_name(flag.m_value)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    }
+  }
+  std::vector<std::string> reversed;
+  for (int i = argc - 1; i >= 1; --i) {
+    // CLI11 reads `--kopt_x=` as "the value is the next argument".
     const std::string arg = argv[i];
-    if (arg.rfind("--kopt_", 0) != 0) {
-      argv[kept++] = argv[i];
-      continue;
-    }
-    bool known = false;
-    for (const flag_help& flag : k_flags) {
-      const std::optional<std::string> value = flag_value(arg, flag.m_name);
-      if (!value) continue;
-      apply(opts, flag.m_name, arg, *value);
-      known = true;
-      break;
-    }
-    if (!known) throw options_error(arg + ": unknown KernelOpt flag (see --help)");
+    if (arg.rfind("--kopt_", 0) == 0 && arg.back() == '=') throw options_error(arg + ": needs a value");
+    reversed.push_back(arg);
+  }
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    line.m_request = request::help;
+    line.m_text = app.help();
+    return line;
+  } catch (const CLI::CallForVersion& version) {
+    line.m_request = request::version;
+    line.m_text = std::string(version.what()) + "\n";
+    return line;
+  } catch (const CLI::ParseError& error) {
+    throw options_error(error.what());
+  }
+  // What CLI11 left is Google Benchmark's, unless it looks like ours.
+  const std::vector<std::string> rest = app.remaining();
+  for (const std::string& arg : rest) {
+    if (arg.rfind("--kopt_", 0) == 0) throw options_error(arg + ": unknown KernelOpt flag (see --help)");
+  }
+  if (app.count("--kopt_ceilings") > 0) {
+    if (values["--kopt_ceilings"].empty()) throw options_error("--kopt_ceilings: expected --kopt_ceilings=FILE");
+    opts.m_ceilings = values["--kopt_ceilings"];
+  }
+  if (app.count("--kopt_device") > 0) opts.m_device = parse_device(values["--kopt_device"]);
+  if (app.count("--kopt_timeout") > 0) opts.m_timeout_s = parse_timeout(values["--kopt_timeout"]);
+  // argv keeps the program and, in their order, the arguments CLI11 left
+  // (pointers into the original argv: the strings outlive main's use).
+  int kept = 1;
+  for (const std::string& arg : rest) {
+    int at = kept;
+    while (at < argc && arg != argv[at]) ++at;
+    if (at == argc) throw options_error(arg + ": not an argument as given (CLI11 split it); pass it as one");
+    std::swap(argv[kept++], argv[at]);
   }
   argc = kept;
   argv[argc] = nullptr;
-  return opts;
-}
-
-std::string options_help() {
-  std::string text = "\nKernelOpt flags:\n";
-  for (const flag_help& flag : k_flags) {
-    std::string usage = std::string("  --") + flag.m_name + (flag.m_value ? std::string("=") + flag.m_value : "");
-    usage.resize(std::max<std::size_t>(usage.size() + 2, 26), ' ');
-    text += usage + flag.m_help + "\n";
-  }
-  return text;
+  return line;
 }
 
 benchmark_flags read_benchmark_flags(int argc, char** argv) {

@@ -1,6 +1,7 @@
-// Command-line flags of a generated benchmark: KernelOpt's own `--kopt_*`
-// (taken out of argv before Google Benchmark sees it), and the few Google
-// Benchmark flags KernelOpt acts on (read, left in place).
+// Command-line flags of a generated benchmark: KernelOpt's own `--kopt_*`,
+// `--help` and `--version` (read with CLI11 and taken out of argv before
+// Google Benchmark sees it), and the few Google Benchmark flags KernelOpt
+// acts on (read, left in place).
 #pragma once
 
 #include <optional>
@@ -23,14 +24,22 @@ class options_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Removes every --kopt_* argument from argv (argc updated, argv[argc] =
-// nullptr). Throws options_error naming the argument on an unknown --kopt_
-// flag or a bad value: nothing is silently ignored.
-[[nodiscard]] options take_options(int& argc, char** argv);
+// What the command line asks for besides a run.
+enum class request { run, help, version };
 
-// The --kopt_* flags with one line of help each (printed after Google
-// Benchmark's own --help).
-[[nodiscard]] std::string options_help();
+struct command_line {
+  options m_options;
+  request m_request = request::run;
+  std::string m_text;  // help: KernelOpt's flags (CLI11's help); version: the version line
+};
+
+// Reads KernelOpt's flags with CLI11 and removes them from argv (argc
+// updated, argv[argc] = nullptr); every other argument (Google Benchmark's
+// --benchmark_* flags) stays, in order, for benchmark::Initialize.
+// `--help` / `-h` and `--version` are requests, answered by the caller.
+// Throws options_error naming the argument on an unknown --kopt_ flag or a
+// bad value: nothing is silently ignored.
+[[nodiscard]] command_line take_options(int& argc, char** argv);
 
 // Google Benchmark's flags as it will parse them (argv first, then its
 // BENCHMARK_* environment variables), so that listing never touches the

@@ -244,6 +244,25 @@ class limited_dom_parser {
 
 }  // namespace
 
+bool same_json_value(const json& a, const json& b) {
+  if (a.is_object() && b.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      const auto other = b.find(it.key());
+      if (other == b.end() || !same_json_value(it.value(), *other)) return false;
+    }
+    return true;
+  }
+  if (a.is_array() && b.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!same_json_value(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
 json parse_json_text(const std::string& text, const std::string& source) {
   if (text.size() > k_max_input_bytes) {
     throw format_error(source + ": larger than " + std::to_string(k_max_input_bytes >> 20) +

@@ -135,6 +135,12 @@ class json_reader {
   std::string m_pointer;
 };
 
+// Whether two documents hold the same value. json keeps the members of an
+// object in insertion order and its == compares that order too; two
+// writers of one object (the manifest, a record written before the
+// manifest's key order changed) agree on content, not on order.
+[[nodiscard]] bool same_json_value(const json& a, const json& b);
+
 // The value, or null when there is none.
 inline json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 

@@ -48,9 +48,9 @@ std::optional<std::string> proc_driver_version() {
   return version;
 }
 
-device_info probe_device(int index, std::map<std::string, std::string>& reasons) {
+env_device probe_device(int index, std::map<std::string, std::string>& reasons) {
   const std::string at = "/devices/" + std::to_string(index) + "/";
-  device_info info;
+  env_device info;
   info.m_index = index;
   cudaDeviceProp prop{};
   const cudaError_t status = cudaGetDeviceProperties(&prop, index);
@@ -60,21 +60,21 @@ device_info probe_device(int index, std::map<std::string, std::string>& reasons)
     return info;
   }
   info.m_name = prop.name;
-  info.m_uuid = nvml::uuid_text(prop.uuid.bytes);
+  const std::string uuid = nvml::uuid_text(prop.uuid.bytes);
+  if (!uuid.empty()) info.m_uuid = uuid;
   char bus_id[64] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index) == cudaSuccess) info.m_pci_bus_id = bus_id;
-  info.m_cc_major = prop.major;
-  info.m_cc_minor = prop.minor;
+  info.m_compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   info.m_sm_count = prop.multiProcessorCount;
-  info.m_global_memory_bytes = prop.totalGlobalMem;
-  info.m_l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
-  info.m_smem_per_block_optin_bytes = prop.sharedMemPerBlockOptin;
+  info.m_global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  info.m_l2_bytes = prop.l2CacheSize;
+  info.m_smem_per_block_optin_bytes = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
   info.m_mem_bus_width_bits = prop.memoryBusWidth;
 
   const nvml::library& lib = nvml::library::get();
   std::string why;
   const std::optional<nvml::device_handle> device = lib.device(index, why);
-  const auto clock = [&](std::optional<int>& out, nvml::clock which, bool max, const char* key) {
+  const auto clock = [&](std::optional<std::int64_t>& out, nvml::clock which, bool max, const char* key) {
     std::string reason = why;
     if (device) out = lib.clock_mhz(*device, which, max, reason);
     if (!out) reasons[at + key] = reason;
@@ -96,7 +96,7 @@ device_info probe_device(int index, std::map<std::string, std::string>& reasons)
 // RmProfilingAdminOnly (NVIDIA driver parameter): 0 lets every user read
 // performance counters, 1 only administrators. Root is what is checked here;
 // a container may also grant CAP_SYS_ADMIN, which this does not detect.
-void probe_counters(environment& env) {
+void probe_counters(env_file& env) {
   std::ifstream file(k_params_file);
   if (!file) {
     env.m_counters_reason = std::string("cannot read ") + k_params_file;
@@ -126,12 +126,10 @@ void probe_counters(environment& env) {
   env.m_counters_reason = std::string("no RmProfilingAdminOnly in ") + k_params_file;
 }
 
-json optional_value(const std::optional<int>& value) { return value ? json(*value) : json("unknown"); }
-
 }  // namespace
 
-environment probe_environment() {
-  environment env;
+env_file probe_environment() {
+  env_file env;
   env.m_hostname = hostname();
   env.m_timestamp_utc = utc_now();
 
@@ -167,41 +165,6 @@ environment probe_environment() {
   probe_counters(env);
   if (!env.m_counters_readable) env.m_reasons["/counters_readable"] = env.m_counters_reason;
   return env;
-}
-
-json to_json(const environment& env) {
-  json devices = json::array();
-  for (const device_info& d : env.m_devices) {
-    devices.push_back({{"index", d.m_index},
-                       {"name", d.m_name},
-                       {"uuid", d.m_uuid.empty() ? json("unknown") : json(d.m_uuid)},
-                       {"pci_bus_id", d.m_pci_bus_id.empty() ? json("unknown") : json(d.m_pci_bus_id)},
-                       {"compute_capability", std::to_string(d.m_cc_major) + "." + std::to_string(d.m_cc_minor)},
-                       {"sm_count", d.m_sm_count},
-                       {"global_memory_bytes", d.m_global_memory_bytes},
-                       {"l2_bytes", d.m_l2_bytes},
-                       {"smem_per_block_optin_bytes", d.m_smem_per_block_optin_bytes},
-                       {"sm_clock_mhz", optional_value(d.m_sm_clock_mhz)},
-                       {"sm_clock_max_mhz", optional_value(d.m_sm_clock_max_mhz)},
-                       {"mem_clock_mhz", optional_value(d.m_mem_clock_mhz)},
-                       {"mem_clock_max_mhz", optional_value(d.m_mem_clock_max_mhz)},
-                       {"mem_bus_width_bits", optional_value(d.m_mem_bus_width_bits)},
-                       {"throttle_reasons", d.m_throttle_reasons}});
-  }
-  json reasons = json::object();
-  for (const auto& [key, reason] : env.m_reasons) reasons[key] = reason;
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.env"},
-          {"hostname", env.m_hostname},
-          {"timestamp_utc", env.m_timestamp_utc},
-          {"driver_version", env.m_driver_version ? json(*env.m_driver_version) : json("unknown")},
-          {"cuda_driver_api", optional_value(env.m_cuda_driver_api)},
-          {"cuda_runtime", optional_value(env.m_cuda_runtime)},
-          {"devices", devices},
-          {"no_device_reason", env.m_devices.empty() ? json(env.m_no_device_reason) : json(nullptr)},
-          {"counters_readable", env.m_counters_readable ? json(*env.m_counters_readable) : json("unknown")},
-          {"counters_reason", env.m_counters_reason},
-          {"reasons", reasons}};
 }
 
 }  // namespace kopt::cuda

@@ -9,6 +9,7 @@ const std::vector<field_doc> k_header_fields = {
     {"schema_version", "integer", "1"},
     {"kind", "string", "`kernelopt.bench`"},
     {"kernel", "string", "the kernel's name"},
+    {"kernelopt_version", "string | null", "the KernelOpt version that wrote the file (absent in older files)"},
     {"backend", "string", "`cuda` or `host`"},
     {"device", "string | null", "the device's name"},
     {"device_index", "integer | null", "the CUDA ordinal; -1 on the host"},
@@ -265,6 +266,7 @@ json to_json(const bench_header& h) {
   return {{"schema_version", k_bench_schema_version},
           {"kind", k_bench_kind},
           {"kernel", h.m_kernel},
+          {"kernelopt_version", h.m_kernelopt_version ? json(*h.m_kernelopt_version) : json(nullptr)},
           {"backend", h.m_backend},
           {"device", h.m_device ? json(*h.m_device) : json(nullptr)},
           {"device_index", optional_integer(h.m_device_index)},
@@ -366,6 +368,7 @@ bench_header bench_header_from_json(const json_reader& k) {
   }
   bench_header h;
   h.m_kernel = k.at("kernel").as_string();
+  h.m_kernelopt_version = optional_string(k, "kernelopt_version");
   if (k.has("backend")) h.m_backend = k.at("backend").as_string();
   h.m_device = optional_string(k, "device");
   if (k.has("device_index")) h.m_device_index = k.at("device_index").as_integer();

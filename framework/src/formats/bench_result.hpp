@@ -121,6 +121,7 @@ struct not_benchmarked {
 // The top-level `kopt` object.
 struct bench_header {
   std::string m_kernel;
+  std::optional<std::string> m_kernelopt_version;  // the KernelOpt that wrote it (none before 0.2.0's stamp)
   std::string m_backend;  // cuda | host
   std::optional<std::string> m_device;
   std::optional<std::int64_t> m_device_index;

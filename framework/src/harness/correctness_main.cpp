@@ -3,16 +3,21 @@
 // process per variant), plus a results file that `kopt record` reads.
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dtype.hpp"
 #include "core/json_io.hpp"
+#include "core/version.hpp"
 #include "formats/correctness_result.hpp"
 #include "harness/backend.hpp"
 #include "kernelopt/detail/mains.hpp"
@@ -42,25 +47,63 @@ unsigned thread_count(const std::string& text) {
   return value;
 }
 
-// Takes KernelOpt's own flags out of argv, leaving GoogleTest's.
-options take_options(int& argc, char** argv) {
-  options opts;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
+struct command_line {
+  options m_options;
+  bool m_help = false;     // --help / -h: KernelOpt's flags, then GoogleTest's
+  std::string m_version;   // --version: the line to print
+};
+
+// Takes KernelOpt's own flags out of argv (CLI11), leaving GoogleTest's in
+// their order. An unknown --kopt_ flag or a bad value throws usage_error
+// naming it: nothing is silently ignored.
+command_line take_options(int& argc, char** argv) {
+  const std::string program = std::filesystem::path(argc > 0 ? argv[0] : "kopt_test").filename().string();
+  CLI::App app("A KernelOpt correctness test (GoogleTest with KernelOpt's flags).", program);
+  app.set_version_flag("--version", program + " (KernelOpt) " + kernelopt_version());
+  app.allow_extras();  // GoogleTest's flags, passed on
+  app.footer("GoogleTest's flags (--gtest_filter=PATTERN, --gtest_list_tests, ...) are accepted too and passed on to "
+             "it; its own help follows.");
+  command_line line;
+  std::string threads;
+  app.add_option("--kopt_results", line.m_options.m_results, "write the kernelopt.correctness results to FILE")
+      ->type_name("FILE");
+  app.add_flag("--kopt_quick", line.m_options.m_quick, "check QUICK_SHAPES instead of SHAPES");
+  app.add_option("--kopt_threads", threads, "host threads for trials, reference and host variants (default: every core)")
+      ->type_name("N");
+  std::vector<std::string> reversed;
+  for (int i = argc - 1; i >= 1; --i) {
+    // CLI11 reads `--kopt_x=` as "the value is the next argument".
     const std::string arg = argv[i];
-    if (arg.rfind("--kopt_results=", 0) == 0) {
-      opts.m_results = arg.substr(std::strlen("--kopt_results="));
-    } else if (arg == "--kopt_quick") {
-      opts.m_quick = true;
-    } else if (arg.rfind("--kopt_threads=", 0) == 0) {
-      opts.m_threads = thread_count(arg.substr(std::strlen("--kopt_threads=")));
-    } else {
-      argv[out++] = argv[i];
-    }
+    if (arg.rfind("--kopt_", 0) == 0 && arg.back() == '=') throw usage_error(arg + ": needs a value");
+    reversed.push_back(arg);
   }
-  argc = out;
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    line.m_help = true;
+    return line;
+  } catch (const CLI::CallForVersion& version) {
+    line.m_version = version.what();
+    return line;
+  } catch (const CLI::ParseError& error) {
+    throw usage_error(error.what());
+  }
+  const std::vector<std::string> rest = app.remaining();
+  for (const std::string& arg : rest) {
+    if (arg.rfind("--kopt_", 0) == 0) throw usage_error(arg + ": unknown KernelOpt flag (see --help)");
+  }
+  if (app.count("--kopt_threads") > 0) line.m_options.m_threads = thread_count(threads);
+  int kept = 1;
+  for (const std::string& arg : rest) {
+    int at = kept;
+    while (at < argc && arg != argv[at]) ++at;
+    if (at == argc) throw usage_error(arg + ": not an argument as given (CLI11 split it); pass it as one");
+    std::swap(argv[kept++], argv[at]);
+  }
+  argc = kept;
   argv[argc] = nullptr;
-  return opts;
+  return line;
 }
 
 // "rows=4096,cols=4096" -> "rows4096_cols4096": GoogleTest filter-safe.
@@ -226,7 +269,20 @@ bool listing_only(int argc, char** argv) {
 int run_correctness_main(const kernel_spec& spec, backend_factory make_device, int argc, char** argv) {
   options opts;
   try {
-    opts = take_options(argc, argv);
+    const command_line line = take_options(argc, argv);
+    if (!line.m_version.empty()) {
+      std::printf("%s\n", line.m_version.c_str());
+      return 0;
+    }
+    if (line.m_help) {
+      char help[] = "--help";
+      char* gtest_argv[] = {argv[0], help, nullptr};
+      int gtest_argc = 2;
+      std::fputs("\n", stdout);
+      ::testing::InitGoogleTest(&gtest_argc, gtest_argv);  // prints GoogleTest's help
+      return 0;
+    }
+    opts = line.m_options;
   } catch (const usage_error& error) {
     std::fprintf(stderr, "%s: %s\n", argv[0], error.what());
     return k_usage_status;

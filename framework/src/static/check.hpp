@@ -1,7 +1,8 @@
 // The static checks of one variant: its claimed METHODS and its own
 // SASS_SIGNATURES searched in its kernels' SASS, and its resource limits
 // (MAX_REGISTERS, NO_SPILLS, NO_LOCAL_MEMORY). Computation only:
-// evaluate() returns findings; report_json() and render_table() format them.
+// evaluate() returns findings; report_result() (the kernelopt.static
+// document) and render_table() format them.
 //
 // Only the variant's own kernels are judged (ownership.hpp: defined in its
 // SOURCES): a claim matched only in other kernels of its objects, e.g.
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/static_result.hpp"
 #include "static/sass.hpp"
 
 namespace kopt::sass {
@@ -82,12 +84,13 @@ struct report {
                               std::vector<function> functions,
                               const std::vector<signature>& signatures, const limits& limits);
 
-// kind kernelopt.static, schema_version 1 (docs/static-checks.md).
-// `tool` is {"cuobjdump": path, "version": ...}.
-[[nodiscard]] json report_json(const report& r, const json& tool);
+// The kernelopt.static document of a check (formats/static_result.hpp;
+// to_json writes it), with the cuobjdump that was run and its version.
+[[nodiscard]] static_result report_result(const report& r, const std::string& cuobjdump, const std::string& version);
 
 // The same document for a run that checked nothing (status "skipped").
-[[nodiscard]] json skipped_json(const std::string& kernel, const std::string& variant, const std::string& reason);
+[[nodiscard]] static_result skipped_result(const std::string& kernel, const std::string& variant,
+                                           const std::string& reason);
 
 // A human-readable summary: one line per function, one per claim and limit,
 // then the failures.

@@ -12,8 +12,6 @@ using detail::display_name;
 using detail::file_name;
 using detail::join;
 
-json optional_number(const std::optional<long>& value) { return value ? json(*value) : json("unknown"); }
-
 const char* status_text(signature_result::status s) {
   switch (s) {
     case signature_result::status::found: return "found";
@@ -39,90 +37,77 @@ std::string number_or_unknown(const std::optional<long>& value) { return value ?
 
 }  // namespace
 
-json report_json(const report& r, const json& tool) {
-  json functions = json::array();
-  for (const function& f : r.m_functions) {
-    json families = json::object();
-    for (const auto& [family, count] : f.families()) families[family] = count;
-    functions.push_back({{"name", f.name()},
-                         {"mangled", f.m_mangled},
-                         {"own", f.m_own},
-                         {"defined_in", f.m_defined_in.empty() ? std::string("unknown") : f.m_defined_in},
-                         {"defined_by", f.m_defined_by.empty() ? std::string("unknown") : f.m_defined_by},
-                         {"arch", f.m_arch},
-                         {"object", f.m_object},
-                         {"registers", optional_number(f.m_usage.m_registers)},
-                         {"stack_bytes", optional_number(f.m_usage.m_stack_bytes)},
-                         {"spill_stores", f.local_stores()},
-                         {"spill_loads", f.local_loads()},
-                         {"local_bytes", optional_number(f.m_usage.m_local_bytes)},
-                         {"shared_bytes", optional_number(f.m_usage.m_shared_bytes)},
-                         {"instructions", static_cast<long>(f.m_instructions.size())},
-                         {"families", families}});
+static_result report_result(const report& r, const std::string& cuobjdump, const std::string& version) {
+  static_result out;
+  out.m_kernel = r.m_kernel;
+  out.m_variant = r.m_variant;
+  out.m_status = r.passed() ? "pass" : "fail";
+  if (!r.passed()) out.m_reason = r.m_failures.front();
+  static_findings& f = out.m_findings.emplace();
+  f.m_cuobjdump = cuobjdump;
+  f.m_cuobjdump_version = version;
+  f.m_objects = r.m_objects;
+  f.m_sources = r.m_sources;
+  f.m_architectures = archs_of(r.m_functions);
+  for (const function& fn : r.m_functions) {
+    static_function sf;
+    sf.m_name = fn.name();
+    sf.m_mangled = fn.m_mangled;
+    sf.m_own = fn.m_own;
+    sf.m_defined_in = fn.m_defined_in.empty() ? std::string("unknown") : fn.m_defined_in;
+    sf.m_defined_by = fn.m_defined_by.empty() ? std::string("unknown") : fn.m_defined_by;
+    sf.m_arch = fn.m_arch;
+    sf.m_object = fn.m_object;
+    sf.m_registers = fn.m_usage.m_registers;
+    sf.m_stack_bytes = fn.m_usage.m_stack_bytes;
+    sf.m_spill_stores = fn.local_stores();
+    sf.m_spill_loads = fn.local_loads();
+    sf.m_local_bytes = fn.m_usage.m_local_bytes;
+    sf.m_shared_bytes = fn.m_usage.m_shared_bytes;
+    sf.m_instructions = static_cast<std::int64_t>(fn.m_instructions.size());
+    for (const auto& [family, count] : fn.families()) sf.m_families[family] = count;
+    f.m_functions.push_back(std::move(sf));
   }
-  json methods = json::array();
-  json user = json::array();
+  const auto sites = [](const std::vector<match_site>& in) {
+    std::vector<static_site> out_sites;
+    for (const match_site& site : in) out_sites.push_back({site.m_function, site.m_arch, site.m_count});
+    return out_sites;
+  };
   for (const signature_result& s : r.m_signatures) {
-    json found;
-    if (s.m_status == signature_result::status::no_signature) {
-      found = "no signature";
-    } else {
-      json sites = json::array();
-      for (const match_site& site : s.m_sites) {
-        sites.push_back({{"function", site.m_function}, {"arch", site.m_arch}, {"count", site.m_count}});
-      }
-      json elsewhere = json::array();
-      for (const match_site& site : s.m_elsewhere) {
-        elsewhere.push_back({{"function", site.m_function}, {"arch", site.m_arch}, {"count", site.m_count}});
-      }
-      found = {{"count", s.m_count}, {"functions", sites}, {"elsewhere", elsewhere}};
-    }
-    json entry = {{"name", s.m_signature.m_name},
-                  {"claimed", true},
-                  {"signature", s.m_signature.m_regex.empty() ? json(nullptr) : json(s.m_signature.m_regex)},
-                  {"status", status_text(s.m_status)},
-                  {"found", found}};
-    if (!s.m_archs_without.empty()) entry["archs_without"] = s.m_archs_without;
-    (s.m_signature.m_source == "METHODS" ? methods : user).push_back(entry);
+    static_claim c;
+    c.m_name = s.m_signature.m_name;
+    if (!s.m_signature.m_regex.empty()) c.m_signature = s.m_signature.m_regex;
+    c.m_status = status_text(s.m_status);
+    c.m_count = s.m_count;
+    c.m_functions = sites(s.m_sites);
+    c.m_elsewhere = sites(s.m_elsewhere);
+    c.m_archs_without = s.m_archs_without;
+    (s.m_signature.m_source == "METHODS" ? f.m_methods : f.m_sass_signatures).push_back(std::move(c));
   }
-  json limits = json::array();
-  for (const limit_result& l : r.m_limits) {
-    limits.push_back({{"name", l.m_name}, {"limit", l.m_limit}, {"status", l.m_pass ? "pass" : "fail"},
-                      {"violations", l.m_violations}});
-  }
-  std::vector<std::string> archs = archs_of(r.m_functions);
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.static"},
-          {"kernel", r.m_kernel},
-          {"variant", r.m_variant},
-          {"status", r.passed() ? "pass" : "fail"},
-          {"reason", r.passed() ? json(nullptr) : json(r.m_failures.front())},
-          {"tool", tool},
-          {"objects", r.m_objects},
-          {"sources", r.m_sources},
-          {"architectures", archs},
-          {"functions", functions},
-          {"methods", methods},
-          {"sass_signatures", user},
-          {"limits", limits},
-          {"failures", r.m_failures},
-          {"notes", r.m_notes},
-          {"definitions",
-           {{"own", "the function is defined in one of the variant's SOURCES (defined_in: from the line table "
-                    "when defined_by is \"line info\", else a __global__ function of that name in a source's text); "
-                    "methods, signatures and limits are checked over own functions only"},
-            {"elsewhere", "matches in functions that are not the variant's own: they do not verify a claim"},
-            {"spill_stores", "STL instructions (local-memory stores): register spills or a local array; "
-                             "machine code does not tell them apart"},
-            {"spill_loads", "LDL instructions (local-memory loads), as spill_stores"},
-            {"stack_bytes", "STACK of cuobjdump -res-usage: the per-thread stack frame"},
-            {"shared_bytes", "SHARED of cuobjdump -res-usage: static shared memory per block"},
-            {"local_bytes", "LOCAL of cuobjdump -res-usage"}}}};
+  for (const limit_result& l : r.m_limits) f.m_limits.push_back({l.m_name, l.m_limit, l.m_pass, l.m_violations});
+  f.m_failures = r.m_failures;
+  f.m_notes = r.m_notes;
+  f.m_definitions = {
+      {"own", "the function is defined in one of the variant's SOURCES (defined_in: from the line table "
+              "when defined_by is \"line info\", else a __global__ function of that name in a source's text); "
+              "methods, signatures and limits are checked over own functions only"},
+      {"elsewhere", "matches in functions that are not the variant's own: they do not verify a claim"},
+      {"spill_stores", "STL instructions (local-memory stores): register spills or a local array; "
+                       "machine code does not tell them apart"},
+      {"spill_loads", "LDL instructions (local-memory loads), as spill_stores"},
+      {"stack_bytes", "STACK of cuobjdump -res-usage: the per-thread stack frame"},
+      {"shared_bytes", "SHARED of cuobjdump -res-usage: static shared memory per block"},
+      {"local_bytes", "LOCAL of cuobjdump -res-usage"}};
+  return out;
 }
 
-json skipped_json(const std::string& kernel, const std::string& variant, const std::string& reason) {
-  return {{"schema_version", 1}, {"kind", "kernelopt.static"}, {"kernel", kernel},
-          {"variant", variant},  {"status", "skipped"},         {"reason", reason}};
+static_result skipped_result(const std::string& kernel, const std::string& variant, const std::string& reason) {
+  static_result out;
+  out.m_kernel = kernel;
+  out.m_variant = variant;
+  out.m_status = "skipped";
+  out.m_reason = reason;
+  return out;
 }
 
 std::string render_table(const report& r) {

@@ -97,9 +97,10 @@ std::string read_definitions(const std::string& cuobjdump, const std::string& ob
   return {};
 }
 
-object_dump timed_out(object_dump& result, const process_result& run) {
+// "cuobjdump -sass v1.o timed out after 120 s (limit: ...)": what hung, on which object.
+object_dump timed_out(object_dump& result, const std::string& what, const process_result& run) {
   result.m_status = object_dump::status::failed;
-  result.m_message = "cuobjdump " + run.describe();
+  result.m_message = what + " " + run.describe();
   return result;
 }
 
@@ -140,11 +141,11 @@ object_dump dump_object(const std::string& cuobjdump, const std::string& object)
   object_dump result;
   const std::vector<std::string> env = tool_environment(cuobjdump);
   const process_result sass = run_cuobjdump({cuobjdump, "-sass", object}, env);
-  if (sass.m_timed_out) return timed_out(result, sass);
+  if (sass.m_timed_out) return timed_out(result, "cuobjdump -sass " + object, sass);
   result.m_status = classify_run(sass.m_exit_code, sass.m_out + sass.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
   const process_result usage = run_cuobjdump({cuobjdump, "-res-usage", object}, env);
-  if (usage.m_timed_out) return timed_out(result, usage);
+  if (usage.m_timed_out) return timed_out(result, "cuobjdump -res-usage " + object, usage);
   result.m_status = classify_run(usage.m_exit_code, usage.m_out + usage.m_err, result.m_message);
   if (result.m_status != object_dump::status::ok) return result;
   result.m_functions = parse_sass(sass.m_out, object);

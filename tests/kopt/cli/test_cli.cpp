@@ -1,8 +1,12 @@
-// The subcommand table: help, docs/loop.md checked against it, mask.
+// The subcommand table: help, the command line (CLI11), docs/loop.md
+// checked against it, mask.
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
+#include "core/version.hpp"
+#include "formats/env.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/parser.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {
@@ -25,22 +29,79 @@ TEST(cli, help_lists_every_command) {
   EXPECT_EQ(run_kopt({"help", "frobnicate"}).m_code, 2);
 }
 
-// `kopt COMMAND --help` is `kopt help COMMAND` (exit 0); nothing else changes.
-TEST(cli, command_help_is_kopt_help_command) {
-  using args = std::vector<std::string>;
-  EXPECT_EQ(cli::help_rewritten({"record", "--help"}), (args{"help", "record"}));
-  EXPECT_EQ(cli::help_rewritten({"gate", "--manifest", "m.json", "-h"}), (args{"help", "gate"}));
-  EXPECT_EQ(cli::help_rewritten({"frobnicate", "--help"}), (args{"help", "frobnicate"}));
-  EXPECT_EQ(cli::help_rewritten({"--help", "record"}), (args{"--help", "record"}));
-  EXPECT_EQ(cli::help_rewritten({"record", "--helpful"}), (args{"record", "--helpful"}));
-  EXPECT_EQ(cli::help_rewritten({}), args{});
+// Every command of the table (a new one too): `--help` anywhere exits 0 with
+// its usage, an unknown option exits 2 naming it, `--version` is kopt's.
+TEST(cli, every_command_has_help_and_names_unknown_options) {
   for (const cli::command& cmd : cli::command_table()) {
-    const run_result r = run_kopt(cli::help_rewritten({cmd.m_name, "--help"}));
-    EXPECT_EQ(r.m_code, 0) << cmd.m_name << ": " << r.m_err;
-    EXPECT_NE(r.m_out.find("usage: " + cli::usage_line(cmd)), std::string::npos) << cmd.m_name;
+    for (const std::vector<std::string>& argv : {std::vector<std::string>{cmd.m_name, "--help"},
+                                                 {cmd.m_name, "-h"},
+                                                 {cmd.m_name, "--manifest", "m.json", "--help"},
+                                                 {"--help", cmd.m_name}}) {
+      const run_result r = run_kopt(argv);
+      EXPECT_EQ(r.m_code, 0) << cmd.m_name << ": " << r.m_err;
+      EXPECT_NE(r.m_out.find("usage: " + cli::usage_line(cmd) + "\n"), std::string::npos) << cmd.m_name << r.m_out;
+    }
+    const run_result unknown = run_kopt({cmd.m_name, "--no-such-option=1"});
+    EXPECT_EQ(unknown.m_code, 2) << cmd.m_name;
+    EXPECT_NE(unknown.m_err.find(std::string("kopt ") + cmd.m_name + ": unknown option --no-such-option\nusage: " +
+                                 cli::usage_line(cmd) + "\n"),
+              std::string::npos)
+        << unknown.m_err;
+    EXPECT_EQ(run_kopt({cmd.m_name, "--version"}).m_code, 2) << cmd.m_name << ": --version is kopt's, not a command's";
   }
-  EXPECT_EQ(run_kopt(cli::help_rewritten({"frobnicate", "--help"})).m_code, 2);
-  EXPECT_EQ(run_kopt({"record", "--frobnicate"}).m_code, 2);
+  const run_result version = run_kopt({"--version"});
+  EXPECT_EQ(version.m_code, 0);
+  EXPECT_EQ(version.m_out, std::string("kopt (KernelOpt) ") + kernelopt_version() + "\n");
+  const run_result top = run_kopt({"--frobnicate"});
+  EXPECT_EQ(top.m_code, 2);
+  EXPECT_NE(top.m_err.find("kopt: unknown option --frobnicate"), std::string::npos) << top.m_err;
+  const run_result unknown = run_kopt({"frobnicate", "--help"});
+  EXPECT_EQ(unknown.m_code, 2);
+  EXPECT_NE(unknown.m_err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.m_err;
+}
+
+// The table's rules on values, whatever CLI11 would allow.
+TEST(cli, values_follow_the_table) {
+  const cli::command& gate = *cli::find_command("gate");
+  const auto parsed = [&](const std::vector<std::string>& argv) { return cli::parse_arguments(gate, argv); };
+  const auto refused = [&](const std::vector<std::string>& argv) -> std::string {
+    try {
+      (void)parsed(argv);
+    } catch (const usage_error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const cli::arguments a = parsed({"--manifest=m.json", "--variant", "report", "--json"});
+  EXPECT_EQ(a.value("--manifest"), "m.json");
+  EXPECT_EQ(a.value("--variant"), "report");  // a command's name as a value stays a value
+  EXPECT_TRUE(a.has("--json"));
+  EXPECT_FALSE(a.has("--no-such"));
+  EXPECT_EQ(refused({"--manifest", "a", "--manifest", "b"}), "--manifest given twice");
+  EXPECT_EQ(refused({"--manifest=", "--json"}), "--manifest needs a non-empty value");
+  EXPECT_EQ(refused({"--manifest", ""}), "--manifest needs a non-empty value");
+  EXPECT_EQ(refused({"--variant", "v1"}), "missing --manifest FILE");
+  EXPECT_EQ(refused({"--manifest", "m.json", "--json=yes"}), "--json takes no value");
+  EXPECT_EQ(refused({"--manifest", "m.json", "--json", "--json"}), "--json given twice");
+  EXPECT_EQ(refused({"--manifest", "m.json", "extra"}), "unexpected argument 'extra'");
+  EXPECT_EQ(refused({"--manifest"}), "--manifest needs a value (FILE)");
+  EXPECT_EQ(refused({"--manifest", "--json"}), "--manifest needs a value (FILE)");
+  EXPECT_EQ(refused({"--manifest", "m.json", "--help"}), "--help and --version do not run a command");
+
+  const cli::command& compare = *cli::find_command("compare");
+  EXPECT_EQ(cli::parse_arguments(compare, {"a.json", "b.json"}).positionals(),
+            (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_THROW((void)cli::parse_arguments(compare, {"a.json"}), usage_error);
+  // A second command name is an argument of the first.
+  const cli::command_line help = cli::parse_command_line({"help", "record"});
+  ASSERT_EQ(help.m_request, cli::command_line::run);
+  EXPECT_EQ(help.m_command, cli::find_command("help"));
+  EXPECT_EQ(help.m_arguments.positionals(), std::vector<std::string>{"record"});
+  const cli::command& static_cmd = *cli::find_command("static");
+  EXPECT_EQ(cli::parse_arguments(static_cmd, {"--manifest", "m", "--variant", "v", "--out", "o", "--objects", "a.o",
+                                              "--objects=b.o"})
+                .values("--objects"),
+            (std::vector<std::string>{"a.o", "b.o"}));
 }
 
 // docs/loop.md documents each subcommand with its usage line and exit codes
@@ -70,13 +131,18 @@ TEST(cli, env_without_cuda_says_why) {
   scratch_case c;
   const run_result r = run_kopt({"env", "--out", c.path("env/env.json").string()});
   ASSERT_EQ(r.m_code, 0) << r.m_err;
-  const json env = read_json_file(c.path("env/env.json"));
-  check_kind(env, "env.json", "kernelopt.env", 1);
-  EXPECT_TRUE(env.contains("devices"));
-  EXPECT_TRUE(env.contains("hostname"));
-  if (env["devices"].empty()) {
-    EXPECT_TRUE(env["no_device_reason"].is_string());
+  // What kopt env writes, kopt record reads back through the same type.
+  const env_file env = read_env(c.path("env/env.json"));
+  EXPECT_FALSE(env.m_hostname.empty());
+  EXPECT_FALSE(env.m_timestamp_utc.empty());
+  if (env.m_devices.empty()) {
+    ASSERT_TRUE(env.m_no_device_reason);
+    EXPECT_NE(r.m_out.find("no device (" + *env.m_no_device_reason + ")"), std::string::npos) << r.m_out;
+    EXPECT_FALSE(env.m_counters_reason.empty());
+  } else {
+    EXPECT_FALSE(env.m_no_device_reason);
   }
+  EXPECT_EQ(to_json(env), read_json_file(c.path("env/env.json")));
 }
 
 TEST(cli, mask_changes_only_the_masked_field) {

@@ -1,7 +1,7 @@
-// The versioned --json documents of kopt gate and kopt compare
-// (docs/formats.md, "JSON output of the commands"); optimize's and perf's
-// are in test_optimize.cpp, status's, recommend's and experience's beside
-// their code's tests.
+// The versioned --json documents of kopt gate, compare, record, mask and
+// baseline (docs/formats.md, "JSON output of the commands"); optimize's and
+// perf's are in test_optimize.cpp, overlap's in run/test_gpu_schedule.cpp,
+// status's, recommend's and experience's beside their code's tests.
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
@@ -25,6 +25,48 @@ TEST(json_output, gate_and_compare) {
   expect_schema(parse_stdout(compare.m_out), "kernelopt.compare", {"rows"}, 2);
   EXPECT_EQ(run_kopt({"compare", c.record("v0").string(), c.record("v1").string(), "--json", "--format", "md"}).m_code,
             2);
+}
+
+// kopt record, mask and baseline: the decision (or why none) as one document.
+TEST(json_output, record_mask_and_baseline) {
+  scratch_case c;
+  const auto record_args = [&](const std::string& variant, const std::string& results) {
+    return std::vector<std::string>{"record", "--manifest", c.manifest(), "--variant", variant, "--correctness",
+                                    c.path("results/" + results).string(), "--bench",
+                                    c.path("bench/bench." + variant + ".json").string(), "--json"};
+  };
+  const run_result recorded = run_kopt(record_args("v0", "correct.v0.json"));
+  ASSERT_EQ(recorded.m_code, 0) << recorded.m_err;
+  const json doc = parse_stdout(recorded.m_out);
+  expect_schema(doc, "kernelopt.record_written",
+                {"kernel", "variant", "outcome", "reason", "record", "decision", "gate"});
+  EXPECT_EQ(doc["variant"], "v0");
+  EXPECT_EQ(doc["outcome"], "ACCEPT");
+  EXPECT_EQ(doc["decision"], "ACCEPT");
+  EXPECT_EQ(doc["record"], c.record("v0").string());
+  EXPECT_TRUE(doc["gate"].contains("checks"));
+
+  const run_result skipped = run_kopt(record_args("v1", "correct.v1.skipped.json"));
+  EXPECT_EQ(skipped.m_code, 77);
+  const json none = parse_stdout(skipped.m_out);
+  EXPECT_EQ(none["outcome"], "skipped");
+  EXPECT_TRUE(none["record"].is_null());
+  EXPECT_NE(none["reason"].get<std::string>().find("correctness skipped"), std::string::npos);
+
+  const run_result masked = run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v0", "--reason", "x", "--json"});
+  ASSERT_EQ(masked.m_code, 0) << masked.m_err;
+  const json mask = parse_stdout(masked.m_out);
+  expect_schema(mask, "kernelopt.mask", {"kernel", "variant", "record", "masked"});
+  EXPECT_EQ(mask["masked"]["reason"], "x");
+
+  // Nothing accepted is left: the baseline is skipped, and says why.
+  const run_result baseline = run_kopt({"baseline", "--manifest", c.manifest(), "--json"});
+  EXPECT_EQ(baseline.m_code, 77);
+  const json b = parse_stdout(baseline.m_out);
+  expect_schema(b, "kernelopt.baseline", {"kernel", "best", "outcome", "reason", "file", "baseline", "exit_code"});
+  EXPECT_EQ(b["outcome"], "skipped");
+  EXPECT_EQ(b["exit_code"], 77);
+  EXPECT_NE(b["reason"].get<std::string>().find("no accepted record"), std::string::npos) << b.dump();
 }
 
 }  // namespace

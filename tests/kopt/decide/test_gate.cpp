@@ -86,6 +86,24 @@ TEST_F(gate_test, settings_changed_since_the_parent) {
   EXPECT_TRUE(contains(r.m_out, "seeds differ from the manifest now")) << r.m_out;
 }
 
+// The manifest's tolerance keys in another order (string(JSON) sorts them;
+// older manifests kept the declaration order): the same settings.
+TEST_F(gate_test, tolerance_keys_in_another_order_are_the_same_settings) {
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  patch_json(k_manifest, [](json& m) {
+    json reversed = json::object();
+    const json& t = m["tolerance"];
+    ASSERT_TRUE(t.is_object() && t.size() > 1) << t.dump();
+    for (auto it = t.rbegin(); it != t.rend(); ++it) reversed[it.key()] = it.value();
+    m["tolerance"] = reversed;
+  });
+  const run_result r = gate("v4");
+  EXPECT_FALSE(contains(r.m_out, "tolerance differ")) << r.m_out;
+  const run_result report = run_kopt({"report", "--manifest", c.manifest(), "--out-dir", c.path("out").string()});
+  ASSERT_EQ(report.m_code, 0) << report.m_err;
+  EXPECT_FALSE(contains(read_text(c.path("out/report.md")), "(stale)"));
+}
+
 TEST_F(gate_test, timing_settings_differ_from_parent) {
   for (const std::string v : {"v0", "v1", "v2", "v3"})
     ASSERT_EQ(record_variant(c, v).m_code, v == "v2" || v == "v3" ? 1 : 0);

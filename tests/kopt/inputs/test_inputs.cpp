@@ -116,6 +116,15 @@ TEST_F(record_inputs_test, wrong_kind_or_subject) {
                  "broken.json: /kernel: expected \"softmax\", got \"gemm\"");
   expect_refused("--bench", patched("bench/bench.v0.json", [](json& d) { d["kopt"]["kernel"] = "gemm"; }),
                  "broken.json: /kopt/kernel: expected \"softmax\", got \"gemm\"");
+  const json skipped = {{"schema_version", 1}, {"kind", "kernelopt.static"}, {"kernel", "softmax"},
+                        {"variant", "v1"},     {"status", "skipped"},         {"reason", "no cuobjdump"}};
+  expect_refused("--static", skipped.dump(), "broken.json: /variant: expected \"v0\", got \"v1\"");
+  json other_kernel = skipped;
+  other_kernel["variant"] = "v0";
+  other_kernel["kernel"] = "gemm";
+  expect_refused("--static", other_kernel.dump(), "broken.json: /kernel: expected \"softmax\", got \"gemm\"");
+  expect_refused("--static", read_text(c.path("env.json")),
+                 "broken.json: /kind: expected \"kernelopt.static\", got \"kernelopt.env\"");
 }
 
 TEST_F(record_inputs_test, newer_schema_version) {

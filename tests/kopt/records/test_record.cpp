@@ -4,6 +4,7 @@
 // cannot bless a wrong result.
 #include <gtest/gtest.h>
 
+#include "core/version.hpp"
 #include "kopt/records/record.hpp"
 #include "test_support.hpp"
 
@@ -23,9 +24,16 @@ class record_flow : public ::testing::Test {
   scratch_case c;
 };
 
+// The KernelOpt version that wrote each record is checked here and written
+// into the golden files as a placeholder, so that a version bump changes none.
 TEST_F(record_flow, records_match_golden_files) {
+  const std::string stamp = std::string("\"kernelopt_version\": \"") + kernelopt_version() + "\"";
   for (const std::string variant : {"v0", "v1", "v2", "v3", "v4"}) {
-    expect_golden(read_text(c.record(variant)), "softmax/expected/records/" + variant + ".json");
+    const std::string text = read_text(c.record(variant));
+    EXPECT_NE(text.find(stamp), std::string::npos) << variant;
+    EXPECT_EQ(load(variant).m_kernelopt_version, std::string(kernelopt_version()));
+    expect_golden(replace_all(text, stamp, "\"kernelopt_version\": \"VERSION\""),
+                  "softmax/expected/records/" + variant + ".json");
   }
 }
 
@@ -96,6 +104,92 @@ TEST_F(record_flow, gate_text_is_golden) {
   const run_result newest = run_kopt({"gate", "--manifest", c.manifest()});
   EXPECT_EQ(newest.m_code, 0);
   expect_golden(newest.m_out, "softmax/expected/gate.v4.txt");
+}
+
+// --env and --static are read through their types (formats/env.hpp,
+// formats/static_result.hpp) before the record embeds them: a field of the
+// wrong type stops kopt record naming the file and the field.
+run_result record_v0_with(const scratch_case& c, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"record", "--manifest", c.manifest(), "--variant", "v0",
+                                   "--correctness", c.path("results/correct.v0.json").string(),
+                                   "--bench", c.path("bench/bench.v0.json").string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_kopt(args);
+}
+
+json static_document(const std::string& status) {
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.static"}, {"kernel", "softmax"},
+              {"variant", "v0"},     {"status", status},            {"reason", "cuobjdump not found"}};
+  return doc;
+}
+
+TEST(record_embedded, env_and_static_are_embedded_through_their_types) {
+  scratch_case c;
+  write_text(c.path("static.v0.json"), static_document("skipped").dump(2));
+  const run_result r =
+      record_v0_with(c, {"--env", c.path("env.json").string(), "--static", c.path("static.v0.json").string()});
+  ASSERT_EQ(r.m_code, 0) << r.m_out << r.m_err;
+  const record v0 = read_record(c.record("v0"));
+  ASSERT_TRUE(v0.m_env.m_document);
+  EXPECT_EQ(v0.m_env.m_document->m_hostname, "ci");
+  EXPECT_EQ(v0.m_env.m_document->m_no_device_reason, "KernelOpt built without CUDA");
+  ASSERT_TRUE(v0.m_static.m_document);
+  EXPECT_TRUE(v0.m_static.m_document->skipped());
+  EXPECT_EQ(v0.m_static.m_document->m_reason, "cuobjdump not found");
+  EXPECT_EQ(to_json(v0)["static"], static_document("skipped"));
+}
+
+TEST(record_embedded, env_with_a_field_of_the_wrong_type_names_file_and_field) {
+  scratch_case c;
+  json env = json::parse(read_text(c.path("env.json")));
+  env["cuda_runtime"] = true;
+  write_text(c.path("env.json"), env.dump(2));
+  const run_result r = record_v0_with(c, {"--env", c.path("env.json").string()});
+  EXPECT_NE(r.m_code, 0);
+  EXPECT_NE(r.m_err.find(c.path("env.json").string() + ": /cuda_runtime: expected an integer or \"unknown\""),
+            std::string::npos)
+      << r.m_err;
+  EXPECT_FALSE(fs::exists(c.record("v0")));
+}
+
+TEST(record_embedded, static_with_a_bad_status_or_kind_names_file_and_field) {
+  scratch_case c;
+  write_text(c.path("static.v0.json"), static_document("ok").dump(2));
+  run_result r = record_v0_with(c, {"--static", c.path("static.v0.json").string()});
+  EXPECT_NE(r.m_code, 0);
+  EXPECT_NE(r.m_err.find(c.path("static.v0.json").string() + ": /status: expected \"pass\", \"fail\" or \"skipped\""),
+            std::string::npos)
+      << r.m_err;
+  // Before, a --static file was embedded without even a look at its kind.
+  write_text(c.path("static.v0.json"), json::parse(read_text(c.path("env.json"))).dump(2));
+  r = record_v0_with(c, {"--static", c.path("static.v0.json").string()});
+  EXPECT_NE(r.m_code, 0);
+  EXPECT_NE(r.m_err.find(": /kind: expected \"kernelopt.static\", got \"kernelopt.env\""), std::string::npos)
+      << r.m_err;
+  EXPECT_FALSE(fs::exists(c.record("v0")));
+}
+
+TEST(record_embedded, embedded_env_of_the_wrong_type_names_the_record_and_field) {
+  json doc = json::parse(read_text(k_data_dir / "softmax/expected/records/v1.json"));
+  doc["env"]["devices"] = json::array({{{"index", "zero"}}});
+  try {
+    (void)record_from_json(doc, "records/softmax/v1.json");
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records/softmax/v1.json: /env/devices/0/index: expected an integer"),
+              std::string::npos)
+        << e.what();
+  }
+  doc = json::parse(read_text(k_data_dir / "softmax/expected/records/v1.json"));
+  doc["static"] = {{"status", "missing"}, {"reason", "x"}};
+  try {
+    (void)record_from_json(doc, "records/softmax/v1.json");
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records/softmax/v1.json: /static/status: expected \"unavailable\""),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

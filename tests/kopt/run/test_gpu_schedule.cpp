@@ -84,6 +84,19 @@ TEST_F(overlap_cli, exit_code_says_whether_runs_overlapped) {
   const run_result clash = run_kopt({"overlap", a, b, c, d});
   EXPECT_EQ(clash.m_code, 1);
   EXPECT_NE(clash.m_out.find("OVERLAP on GPU GPU-1"), std::string::npos) << clash.m_out;
+
+  // --json: the same decision, the same exit code, one versioned document.
+  const run_result as_json = run_kopt({"overlap", a, b, c, d, "--json"});
+  EXPECT_EQ(as_json.m_code, 1);
+  const json doc = parse_stdout(as_json.m_out);
+  expect_schema(doc, "kernelopt.overlap", {"runs", "overlaps"});
+  EXPECT_EQ(doc["runs"].size(), 4u);
+  ASSERT_EQ(doc["overlaps"].size(), 1u);
+  EXPECT_EQ(doc["overlaps"][0]["gpu"], "GPU-1");
+  EXPECT_EQ(doc["overlaps"][0]["first"], b);
+  EXPECT_EQ(doc["overlaps"][0]["second"], d);
+  EXPECT_DOUBLE_EQ(doc["overlaps"][0]["overlap_s"].get<double>(), 0.1);
+  EXPECT_EQ(parse_stdout(run_kopt({"overlap", a, b, c, "--json"}).m_out)["overlaps"].size(), 0u);
 }
 
 TEST_F(overlap_cli, a_missing_field_names_the_file_and_the_field) {

@@ -207,6 +207,11 @@ TEST(process, optimize_stops_a_hanging_test_at_the_kernels_timeout_and_records_a
   ::unsetenv("KOPT_FAKE_TEST_HANG");
   EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
   EXPECT_NE(r.m_err.find("timed out after 1 s (limit: the kernel's TIMEOUT)"), std::string::npos) << r.m_err;
+  // The message names what hung: the step and the program.
+  EXPECT_NE(r.m_err.find("correctness: the test " + fs::path(KOPT_FAKE_HARNESS).filename().string() +
+                         " ended with timed out after 1 s"),
+            std::string::npos)
+      << r.m_err;
   // A failure is a verdict: a REJECT record naming the limit that expired.
   ASSERT_TRUE(fs::exists(c.record("v5")));
   const record v5 = read_record(c.record("v5"));

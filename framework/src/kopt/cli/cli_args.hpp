@@ -1,5 +1,6 @@
 // Command-line options of one subcommand: `--name VALUE` or `--name=VALUE`,
-// switches, repeatable options, positionals. Declared in the command table.
+// switches, repeatable options, positionals. Declared in the command table;
+// parser.hpp reads a command line (CLI11) into `arguments`.
 #pragma once
 
 #include <map>
@@ -36,16 +37,5 @@ class arguments {
   std::map<std::string, std::vector<std::string>> m_values;
   std::vector<std::string> m_positionals;
 };
-
-// `kopt COMMAND ... --help` (or `-h`) anywhere after the command name: the
-// arguments of `kopt help COMMAND`, which answers it with exit code 0. Any
-// other argv (no help asked, or `kopt --help [COMMAND]`, which dispatch
-// already reads as `kopt help`) comes back unchanged.
-[[nodiscard]] std::vector<std::string> help_rewritten(const std::vector<std::string>& argv);
-
-// Throws usage_error naming the offending argument. `positionals` is the
-// number of positional arguments the subcommand takes, -1 for any number.
-[[nodiscard]] arguments parse_arguments(const std::vector<option_spec>& options, int positionals,
-                                        const std::vector<std::string>& argv);
 
 }  // namespace kopt::cli

@@ -13,18 +13,25 @@
 
 namespace kopt::cli {
 
-int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
+namespace {
+
+// `doc` collects the kernelopt.baseline document (--json) as the run goes.
+int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
   const manifest m = read_manifest(args.value("--manifest"));
+  doc["kernel"] = m.m_kernel;
   const std::optional<std::string> runs_text = args.optional_value("--runs");
   const std::int64_t runs = runs_text ? int_option("--runs", *runs_text, static_cast<int>(k_baseline_min_runs), 1000)
                                       : k_baseline_default_runs;
   const record_set records = load_records(m);
   const record* best = records.best();
   if (best == nullptr) {
-    out << "SKIPPED: no accepted record of " << m.m_kernel << " yet: nothing to measure a baseline for\n";
+    doc["reason"] = "no accepted record of " + m.m_kernel + " yet: nothing to measure a baseline for";
+    out << "SKIPPED: " << doc["reason"].get<std::string>() << "\n";
     return k_exit_skipped;
   }
+  doc["best"] = best->m_variant;
   if (const std::string why = bench_unavailable(m); !why.empty()) {
+    doc["reason"] = why;
     out << "SKIPPED: " << why << "\n";
     return k_exit_skipped;
   }
@@ -43,11 +50,13 @@ int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
         << std::flush;
     const process_result ran = run_process(argv, harness_limits(m, 0.9));
     if (ran.exited(k_harness_skipped)) {
+      doc["reason"] = "the benchmark exited 77 (no device to time on)";
       out << "SKIPPED: the benchmark exited 77 (no device to time on)\n";
       return k_exit_skipped;
     }
     if (!ran.exited(0)) {
-      err << "kopt baseline: the benchmark ended with " << ran.describe() << "\n";
+      err << "kopt baseline: the benchmark " << std::filesystem::path(argv.front()).filename().string()
+          << " ended with " << ran.describe() << "\n";
       return k_exit_fail;
     }
     measured.push_back(read_bench(bench));
@@ -57,6 +66,9 @@ int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
   std::filesystem::create_directories(path.parent_path());
   const bool replaced = std::filesystem::exists(path);
   write_json_atomic(path, to_json(b));
+  doc["file"] = path.string();
+  doc["replaced"] = replaced;
+  doc["baseline"] = to_json(b);
   out << "\n| shape | median | run-to-run spread | band at threshold " << format_percent(threshold_option(args))
       << " |\n|---|---:|---:|---:|\n";
   for (const baseline_shape& s : b.m_shapes) {
@@ -69,6 +81,19 @@ int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
       << (replaced ? "replaced " : "wrote ") << path.string() << " (" << b.m_device << ", " << b.m_runs
       << " runs" << (b.m_gpus.empty() ? "" : ", boards " + join(b.m_gpus, " ")) << ")\n";
   return k_exit_ok;
+}
+
+}  // namespace
+
+int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.baseline"}, {"kernel", nullptr}, {"best", nullptr},
+              {"reason", nullptr}, {"file", nullptr}, {"replaced", false}, {"baseline", nullptr}};
+  if (!args.has("--json")) return run_baseline(args, out, err, doc);
+  const int code = run_baseline(args, err, err, doc);  // progress on stderr, the document on stdout
+  doc["outcome"] = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
+  doc["exit_code"] = code;
+  out << doc.dump(2) << "\n";
+  return code;
 }
 
 }  // namespace kopt::cli

@@ -7,13 +7,12 @@
 namespace kopt::cli {
 
 int cmd_env(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  const json doc = env_document();
-  write_json_atomic(args.value("--out"), doc);
-  const json devices = doc.value("devices", json::array());
+  const env_file env = probe_env();
+  write_json_atomic(args.value("--out"), to_json(env));
   out << "env: "
-      << (devices.empty() ? "no device (" + doc.value("no_device_reason", std::string("unknown")) + ")"
-                          : std::to_string(devices.size()) +
-                                " device(s), first: " + devices[0].value("name", std::string("unknown")))
+      << (env.m_devices.empty() ? "no device (" + env.m_no_device_reason.value_or("unknown") + ")"
+                                : std::to_string(env.m_devices.size()) +
+                                      " device(s), first: " + env.m_devices[0].m_name)
       << " -> " << args.value("--out") << "\n";
   return k_exit_ok;
 }

@@ -26,6 +26,13 @@ int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err) {
   // Edit the document rather than re-serialize the record: every other byte stays.
   doc["masked"] = {{"reason", args.value("--reason")}, {"utc", utc_now_iso()}};
   write_json_atomic(path, doc);
+  if (args.has("--json")) {
+    out << json{{"schema_version", 1}, {"kind", "kernelopt.mask"}, {"kernel", m.m_kernel}, {"variant", variant},
+                {"record", path.string()}, {"masked", doc["masked"]}}
+               .dump(2)
+        << "\n";
+    return k_exit_ok;
+  }
   out << "masked " << path.string() << ": " << args.value("--reason") << "\n";
   return k_exit_ok;
 }

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/parser.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
 #include "formats/ceilings.hpp"
@@ -14,6 +15,7 @@
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/cli/requests.hpp"
+#include "kopt/compare/verdict.hpp"
 #include "kopt/decide/gated_record.hpp"
 #include "kopt/profile/capture.hpp"
 #include "kopt/report/report_files.hpp"
@@ -106,7 +108,7 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
   step(out, 5, "static checks -> " + file.string());
   try {
     const command* table_row = find_command("static");
-    const arguments args = parse_arguments(table_row->m_options, table_row->m_positional_count, argv);
+    const arguments args = parse_arguments(*table_row, argv);
     if (check_machine_code(m, decl, static_request_from(args), out) == static_outcome::failed) {
       out << "      static checks: FAIL (a claimed METHOD or a limit; see the record)\n";
     }
@@ -118,6 +120,27 @@ std::optional<std::filesystem::path> run_static(const manifest& m, const variant
     return std::nullopt;
   }
   return file;
+}
+
+// --ablate: kopt ablate's steps on the variant just recorded, when it was
+// accepted and has switchable METHODS (docs/ablation.md); its outcome never
+// changes the iteration's.
+void run_ablation_step(const manifest& m, const variant_decl& decl, const record& r, bool quick, std::ostream& out) {
+  if (decl.m_switches.empty()) {
+    out << "      ablation: not run (" << decl.m_name << " declares no switchable METHOD)\n";
+    return;
+  }
+  if (!r.m_gate.accepted()) {
+    out << "      ablation: not run (REJECT: only an accepted variant is ablated)\n";
+    return;
+  }
+  try {
+    ablation_request request;
+    request.m_quick = quick;
+    (void)ablate_recorded(m, r, request, k_default_threshold, out);
+  } catch (const std::exception& e) {
+    out << "      ablation: error: " << e.what() << "\n";
+  }
 }
 
 }  // namespace
@@ -158,7 +181,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
 
   const std::filesystem::path env_path = m.build_dir().parent_path() / "env.json";
   step(out, 1, "env -> " + env_path.string());
-  write_json_atomic(env_path, env_document());
+  write_json_atomic(env_path, to_json(probe_env()));
 
   std::vector<std::string> skipped;
   const std::filesystem::path results = run / ("correct." + variant + ".json");
@@ -174,7 +197,8 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
     failure = run_failure{"correctness test", tested.describe() + (std::filesystem::exists(results)
                                                                          ? std::string()
                                                                          : std::string(", writing no results"))};
-    err << "correctness: the test ended with " << failure->m_cause << "\n";
+    err << "correctness: the test " << std::filesystem::path(test_argv.front()).filename().string() << " ended with "
+        << failure->m_cause << "\n";
   } else {
     out << "      correctness: " << (tested.exited(0) ? "pass" : "FAIL (the gate will reject)") << "\n";
   }
@@ -196,7 +220,8 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
       failure = run_failure{"benchmark", benched.describe() + (std::filesystem::exists(bench)
                                                                   ? std::string()
                                                                   : std::string(", writing no results"))};
-      err << "benchmark: the bench ended with " << failure->m_cause << "\n";
+      err << "benchmark: the bench " << std::filesystem::path(bench_argv.front()).filename().string()
+          << " ended with " << failure->m_cause << "\n";
     } else if (benched.exited(1)) {
       out << "      benchmark: some benchmarks failed (their shapes are recorded with the error)\n";
     }
@@ -230,6 +255,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
     step(out, 7, "gate");
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     record_experience(m, variant, out);
+    if (args.has("--ablate")) run_ablation_step(m, decl, r, quick, out);
     doc["record"] = m.record_path(variant).string();
     doc["decision"] = r.m_gate.m_decision;
     doc["outcome"] = r.m_gate.m_decision;

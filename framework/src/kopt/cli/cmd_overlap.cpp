@@ -18,6 +18,24 @@ std::string seconds(double ns) {
   return text;
 }
 
+// kernelopt.overlap (docs/formats.md): every run, every overlapping pair.
+int print_json(const std::vector<gpu_interval>& intervals, const std::vector<interval_overlap>& overlaps,
+               std::ostream& out) {
+  json runs = json::array();
+  for (const gpu_interval& i : intervals) {
+    runs.push_back({{"file", i.m_file}, {"gpu", i.m_gpu}, {"ctest_allocation", i.m_ctest_allocation},
+                    {"started_unix_ns", i.m_start_ns}, {"finished_unix_ns", i.m_end_ns}});
+  }
+  json pairs = json::array();
+  for (const interval_overlap& o : overlaps) {
+    pairs.push_back({{"gpu", o.m_first->m_gpu}, {"first", o.m_first->m_file}, {"second", o.m_second->m_file},
+                     {"overlap_s", static_cast<double>(o.m_overlap_ns) / 1e9}});
+  }
+  out << json{{"schema_version", 1}, {"kind", "kernelopt.overlap"}, {"runs", runs}, {"overlaps", pairs}}.dump(2)
+      << "\n";
+  return overlaps.empty() ? k_exit_ok : k_exit_fail;
+}
+
 }  // namespace
 
 int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
@@ -29,6 +47,8 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/)
         return a.m_start_ns < b.m_start_ns;
       })->m_start_ns;
 
+  const std::vector<interval_overlap> overlaps = find_overlaps(intervals);
+  if (args.has("--json")) return print_json(intervals, overlaps, out);
   for (const auto& [gpu, list] : group_by_gpu(intervals)) {
     double busy = 0;  // a double: a sum of hostile int64 spans could overflow
     for (const gpu_interval* i : list) busy += static_cast<double>(i->m_end_ns - i->m_start_ns);
@@ -40,7 +60,6 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& /*err*/)
           << "\n";
     }
   }
-  const std::vector<interval_overlap> overlaps = find_overlaps(intervals);
   for (const interval_overlap& o : overlaps) {
     out << "OVERLAP on GPU " << o.m_first->m_gpu << ": " << o.m_first->m_file << " and " << o.m_second->m_file
         << " shared " << seconds(static_cast<double>(o.m_overlap_ns)) << " s\n";

@@ -109,7 +109,8 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
   const process_result ran = run_process(argv, harness_limits(m, 0.9));
   if (ran.exited(k_harness_skipped)) return not_run("the benchmark exited 77 (no device to time on)");
   if (!ran.exited(0)) {
-    err << "kopt perf: the benchmark ended with " << ran.describe() << "\n";
+    err << "kopt perf: the benchmark " << std::filesystem::path(argv.front()).filename().string() << " ended with "
+        << ran.describe() << "\n";
     return k_exit_fail;
   }
   const bench_set measured = read_bench(bench);

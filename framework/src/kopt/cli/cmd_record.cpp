@@ -26,15 +26,31 @@ int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
   if (auto v = args.optional_value("--static")) inputs.m_static = *v;
 
   const record r = build_gated_record(m, inputs);
+  const bool as_json = args.has("--json");
+  // kernelopt.record_written (docs/formats.md): what was written, the decision.
+  json doc = {{"schema_version", 1}, {"kind", "kernelopt.record_written"}, {"kernel", m.m_kernel},
+              {"variant", r.m_variant}, {"outcome", "skipped"}, {"reason", nullptr}, {"record", nullptr},
+              {"decision", nullptr}, {"gate", nullptr}};
   if (r.m_correctness.m_status == "skipped") {
     err << "kopt record: not recording " << m.m_kernel << "/" << r.m_variant << ": correctness skipped ("
         << r.m_correctness.m_skip_reason << "); a record without measurements is worthless\n";
+    doc["reason"] = "correctness skipped (" + r.m_correctness.m_skip_reason + ")";
+    if (as_json) out << doc.dump(2) << "\n";
     return k_exit_skipped;
   }
   const std::filesystem::path path = m.record_path(r.m_variant);
   write_json_new(path, to_json(r));
-  out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
-  record_experience(m, r.m_variant, out);
+  if (as_json) {
+    record_experience(m, r.m_variant, err);
+    doc["outcome"] = r.m_gate.m_decision;
+    doc["record"] = path.string();
+    doc["decision"] = r.m_gate.m_decision;
+    doc["gate"] = to_json(r.m_gate);
+    out << doc.dump(2) << "\n";
+  } else {
+    out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
+    record_experience(m, r.m_variant, out);
+  }
   return r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
 }
 

@@ -16,12 +16,9 @@
 namespace kopt::cli {
 namespace {
 
-std::vector<spec_gpu> visible_gpus(const json& env) {
+std::vector<spec_gpu> visible_gpus(const env_file& env) {
   std::vector<spec_gpu> gpus;
-  for (const json& d : env.value("devices", json::array())) {
-    gpus.push_back({std::to_string(d.value("index", 0)), d.value("name", std::string("unknown")),
-                    d.value("uuid", std::string("unknown"))});
-  }
+  for (const env_device& d : env.m_devices) gpus.push_back({std::to_string(d.m_index), d.m_name, d.m_uuid});
   return gpus;
 }
 
@@ -46,12 +43,12 @@ std::vector<spec_gpu> select(const std::vector<spec_gpu>& visible, const std::st
 
 int cmd_resources(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const int slots = args.has("--slots") ? int_option("--slots", args.value("--slots"), 1, 1024) : 4;
-  const json env = env_document();
+  const env_file env = probe_env();
   std::vector<spec_gpu> gpus = visible_gpus(env);
   const std::string path = args.value("--out");
   if (gpus.empty()) {
     write_json_atomic(path, resource_spec({{"0", "placeholder", ""}}, slots));
-    out << "resources: no GPU visible (" << env.value("no_device_reason", std::string("unknown"))
+    out << "resources: no GPU visible (" << env.m_no_device_reason.value_or("unknown")
         << "): one placeholder GPU 0 with " << slots
         << " slots, so that GPU tests run and skip with their reason -> " << path << "\n";
     return k_exit_ok;

@@ -4,6 +4,8 @@
 #include <ostream>
 
 #include "core/json_io.hpp"
+#include "core/version.hpp"
+#include "kopt/cli/parser.hpp"
 #include "kopt/compare/verdict.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -45,7 +47,8 @@ const std::vector<command>& command_table() {
         {"--profile", "FILE", o::optional, "profile JSON, embedded as-is"},
         {"--static", "FILE", o::optional, "static-check JSON, embedded as-is"},
         {"--lock-wait", "SECONDS", o::optional,
-         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
+        {"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 written and ACCEPT, 1 written and REJECT, 2 usage or input error (nothing written), "
        "77 correctness skipped (nothing written)",
        cmd_record},
@@ -86,7 +89,8 @@ const std::vector<command>& command_table() {
         {"--variant", "NAME", o::required, "the variant whose record to mask"},
         {"--reason", "TEXT", o::required, "why (kept in the record)"},
         {"--lock-wait", "SECONDS", o::optional,
-         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"}},
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
+        {"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 masked, 2 usage or input error (or already masked)",
        cmd_mask},
       {"optimize",
@@ -100,6 +104,8 @@ const std::vector<command>& command_table() {
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
         {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the record"},
         {"--no-profile", "", o::flag, "skip the Nsight Compute step (the record says profile: not run)"},
+        {"--ablate", "", o::flag,
+         "after an ACCEPT, kopt ablate's steps on the variant's switchable METHODS (docs/ablation.md)"},
         {"--build-target", "", o::flag, "as optimize-<k>: a REJECT or a skip is printed, exit 0"},
         {"--lock-wait", "SECONDS", o::optional,
          "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
@@ -107,6 +113,25 @@ const std::vector<command>& command_table() {
        "0 ACCEPT (or nothing left to optimize; with --build-target also REJECT and skipped), 1 REJECT "
        "or a step failed, 2 usage or input error, 77 tests or benchmark skipped (no record written)",
        cmd_optimize},
+      {"ablate",
+       "each switchable METHOD of a variant switched off: build, check, time; attribution and class into its record",
+       "",
+       0,
+       {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
+        {"--variant", "NAME", o::optional, "the variant (default: the accepted best)"},
+        {"--records-dir", "DIR", o::optional,
+         "keep the records here instead of the manifest's RECORDS (a scratch folder: the main job)"},
+        {"--repetitions", "N", o::optional, "benchmark processes, each timing the variant and its ablations (default 3)"},
+        {"--threshold", "FRACTION", o::optional, "minimum effect: a smaller change is ineffective (default 0.02)"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--no-build", "", o::flag, "do not build the ablated modules (they are built already)"},
+        {"--build-target", "", o::flag, "as ablate-<k>: nothing to ablate (no record, no GPU) is printed, exit 0"},
+        {"--lock-wait", "SECONDS", o::optional,
+         "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
+        {"--json", "", o::flag, "progress on stderr; stdout gets one kernelopt.ablate JSON document"}},
+       "0 written (whatever the classes), 2 usage or input error (or the variant's own build fails), "
+       "77 nothing measured: no accepted record, or no device",
+       cmd_ablate},
       {"perf",
        "benchmark the accepted best and compare it with its record (the <k>.perf test)",
        "",
@@ -129,7 +154,8 @@ const std::vector<command>& command_table() {
        {{"--manifest", "FILE", o::required, "the kernel's manifest.json"},
         {"--runs", "N", o::optional, "benchmark processes (default 8, at least 3)"},
         {"--quick", "", o::flag, "benchmark the quick shapes only"},
-        {"--threshold", "FRACTION", o::optional, "floor of the band shown (default 0.02)"}},
+        {"--threshold", "FRACTION", o::optional, "floor of the band shown (default 0.02)"},
+        {"--json", "", o::flag, "progress on stderr; stdout gets one kernelopt.baseline JSON document"}},
        "0 written, 1 a benchmark failed, 2 usage or input error, 77 no accepted record yet or benchmark "
        "skipped",
        cmd_baseline},
@@ -185,7 +211,7 @@ const std::vector<command>& command_table() {
        "from bench JSON files: did two benchmark runs ever share a GPU at the same time",
        "BENCH_JSON...",
        -1,
-       {},
+       {{"--json", "", o::flag, "print a versioned JSON document (docs/formats.md) instead of text"}},
        "0 no overlap, 1 some runs overlapped on one GPU, 2 usage or input error",
        cmd_overlap},
       {"status",
@@ -263,6 +289,55 @@ const std::vector<command>& command_table() {
         {"--json", "", o::flag, "print the kernelopt.selection document instead of text"}},
        "0 written, 2 usage or input error (a point without a current result, no usable point on a shape)",
        cmd_select},
+      {"shard",
+       "list the units of shard I of N, or run them into a self-describing folder (docs/scale-out.md)",
+       "list|run",
+       1,
+       {{"--shard", "I/N", o::required,
+         "shard I of N (0 <= I < N); auto/N: I from SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX"},
+        {"--manifest", "FILE", o::repeated, "a kernel's manifest.json (repeatable)"},
+        {"--build-dir", "DIR", o::optional, "every kernel manifest under this build folder"},
+        {"--out", "DIR", o::optional, "run: the folder of the shards' folders (shared by all shards)"},
+        {"--quick", "", o::flag, "run: benchmark the quick shapes only"},
+        {"--ceilings", "FILE", o::optional, "run: a kernelopt.ceilings file for the benchmarks"},
+        {"--budget", "SECONDS", o::optional,
+         "run: time for the whole shard; a unit that might not finish in what is left is not started"},
+        {"--format", "lines|json|ctest-regex", o::optional, "list: one unit a line (default), a JSON document, "
+                                                          "or a regex of the units' CTest tests (ctest -R)"}},
+       "0 listed, or every unit of the shard run (pass or fail alike), 1 the budget ran out (partial shard), "
+       "2 usage or input error",
+       cmd_shard},
+      {"merge",
+       "shard folders from any hosts -> one results folder and champions per device model; what is missing",
+       "SHARD_DIR...",
+       -1,
+       {{"--out", "DIR", o::required, "the merged folder (replaced when it holds an earlier merge)"},
+        {"--same-as", "DIR", o::optional,
+         "another merge folder (e.g. a single-host run): exit 1 unless champions and failures agree"}},
+       "0 complete, 1 conflicting duplicates (merged by the rule) or not the same as --same-as, "
+       "2 usage or input error, 3 incomplete: shards missing (named)",
+       cmd_merge},
+      {"slurm",
+       "submit a suite's shards as a Slurm job array and a merge job after it; --resubmit: only unfinished shards",
+       "",
+       0,
+       {{"--shards", "N", o::required, "how many shards (array tasks)"},
+        {"--out", "DIR", o::required, "the shards' folder, on storage every node sees"},
+        {"--manifest", "FILE", o::repeated, "a kernel's manifest.json (repeatable)"},
+        {"--build-dir", "DIR", o::optional, "every kernel manifest under this build folder"},
+        {"--merge-out", "DIR", o::optional, "the merge job's folder (default <out>/merged)"},
+        {"--time", "HH:MM:SS", o::optional, "time limit of each shard task (default 01:00:00); the shard's budget"},
+        {"--gpus-per-task", "N", o::optional, "GPUs per shard task (default 0: none requested)"},
+        {"--cpus-per-task", "N", o::optional, "CPUs per shard task (default 1)"},
+        {"--partition", "NAME", o::optional, "the Slurm partition"},
+        {"--sbatch-arg", "ARG", o::repeated, "another #SBATCH line, e.g. --account=abc (repeatable)"},
+        {"--prolog", "LINE", o::repeated, "a shell line the jobs run first, e.g. a per-node build (repeatable)"},
+        {"--kopt", "PATH", o::optional, "the kopt the jobs run (default: this one)"},
+        {"--quick", "", o::flag, "benchmark the quick shapes only"},
+        {"--resubmit", "", o::flag, "submit only the shards without a finished folder in --out"},
+        {"--dry-run", "", o::flag, "write the scripts and print the sbatch commands; submit nothing"}},
+       "0 submitted (or nothing left to run), 1 sbatch failed, 2 usage or input error",
+       cmd_slurm},
       {"help",
        "list the subcommands, or describe one",
        "[COMMAND]",
@@ -346,23 +421,30 @@ int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     (void)cmd_help(arguments{}, err, err);
     return k_exit_usage;
   }
-  std::string name = argv.front();
-  if (name == "--help" || name == "-h") name = "help";
-  const command* cmd = find_command(name);
-  if (cmd == nullptr) {
-    err << "kopt: unknown command '" << name << "' (run 'kopt help')\n";
-    return k_exit_usage;
-  }
+  const command* cmd = nullptr;
   try {
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-    const arguments args = parse_arguments(cmd->m_options, cmd->m_positional_count, rest);
-    return cmd->m_run(args, out, err);
+    cmd = command_named_in(argv);
+    const command_line line = parse_command_line(argv);
+    if (line.m_request == command_line::version) {
+      out << "kopt (KernelOpt) " << kernelopt_version() << "\n";
+      return k_exit_ok;
+    }
+    if (line.m_request == command_line::help) {
+      arguments help;
+      if (line.m_command != nullptr) help.add_positional(line.m_command->m_name);
+      return cmd_help(help, out, err);
+    }
+    return line.m_command->m_run(line.m_arguments, out, err);
   } catch (const usage_error& error) {
+    if (cmd == nullptr) {
+      err << "kopt: " << error.what() << " (run 'kopt help')\n";
+      return k_exit_usage;
+    }
     err << "kopt " << cmd->m_name << ": " << error.what() << "\nusage: " << usage_line(*cmd)
         << "\n(run 'kopt help " << cmd->m_name << "' for details)\n";
     return k_exit_usage;
   } catch (const std::exception& error) {
-    err << "kopt " << cmd->m_name << ": error: " << error.what() << "\n";
+    err << "kopt " << (cmd != nullptr ? cmd->m_name : "") << ": error: " << error.what() << "\n";
     return k_exit_usage;
   }
 }

@@ -1,6 +1,7 @@
 // The subcommand table: one row per subcommand (name, one-line help,
 // options, exit codes, function), as ninja does. `kopt help`, the argument
-// parser and the check of docs/loop.md all read this one table.
+// parser (parser.hpp, CLI11) and the check of docs/loop.md all read this one
+// table. A new command: its cmd_<name>.cpp, its declaration below, one row.
 #pragma once
 
 #include <iosfwd>
@@ -51,12 +52,13 @@ struct command {
 // place of the manifest's records folder.
 [[nodiscard]] manifest read_manifest_of(const arguments& args);
 
-// Parses argv (without the program name), runs the subcommand, and turns
-// every error into a message on `err` and an exit code.
 // After a record of `variant` is written: its entry into the default
 // experience store, one line on `out` (a failure is a note, never an error).
 void record_experience(const manifest& m, const std::string& variant, std::ostream& out);
 
+// Parses argv (without the program name; parser.hpp), runs the subcommand,
+// and turns every error into a message on `err` and an exit code: `--help`
+// and `--version` exit 0, a usage error 2 with the command's usage line.
 [[nodiscard]] int dispatch(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
 int cmd_env(const arguments& args, std::ostream& out, std::ostream& err);
@@ -67,6 +69,7 @@ int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_report(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_ablate(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_ceilings(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_profile(const arguments& args, std::ostream& out, std::ostream& err);
@@ -79,6 +82,9 @@ int cmd_recommend(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_status(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_sweep(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_select(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_shard(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_slurm(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_help(const arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli

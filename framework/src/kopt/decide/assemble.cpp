@@ -7,6 +7,7 @@
 #include "kopt/records/source_hash.hpp"
 #include "kopt/sweep/selection.hpp"
 #include "core/utc.hpp"
+#include "core/version.hpp"
 
 namespace kopt {
 
@@ -166,6 +167,7 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_methods = decl.m_methods;
   r.m_source = hash_sources(decl.m_sources);
   r.m_created_utc = utc_now_iso();
+  r.m_kernelopt_version = kernelopt_version();
   r.m_shapes = m.m_shapes;
   r.m_seeds = m.m_seeds;
   r.m_tolerance = m.m_tolerance;
@@ -199,10 +201,9 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   }
 
   if (in.m_env) {
-    r.m_env = read_json_file(*in.m_env);
-    check_kind(r.m_env, *in.m_env, "kernelopt.env", 1);
+    r.m_env.m_document = read_env(*in.m_env);
   } else {
-    r.m_env = unavailable("no --env given");
+    r.m_env = embedded_document<env_file>::unavailable("no --env given");
   }
   std::optional<bench_set> failed_bench;
   if (in.m_failure) {
@@ -223,14 +224,26 @@ record assemble_record(const manifest& m, const record_set& records, const recor
       r.m_timing.m_shapes.push_back(std::move(t));
     }
     r.m_profile = unavailable("not run (" + in.m_failure->m_step + " failed)");
-    r.m_static = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    r.m_static = embedded_document<static_result>::unavailable("not run (" + in.m_failure->m_step + " failed)");
     return r;
   }
   const bench_set bench = failed_bench ? *failed_bench : read_bench(in.m_bench);
   if (in.m_ceilings) r.m_ceilings = read_ceilings(*in.m_ceilings);
   add_spec_ceilings(m, bench.m_device, r.m_ceilings);
   r.m_profile = optional_document(in.m_profile);
-  r.m_static = optional_document(in.m_static);
+  if (in.m_static) {
+    const static_result& checked = r.m_static.m_document.emplace(read_static_result(*in.m_static));
+    const std::string file = in.m_static->string();
+    if (checked.m_kernel != m.m_kernel) {
+      throw format_error(file + ": /kernel: expected \"" + m.m_kernel + "\", got \"" + shorten(checked.m_kernel) + "\"");
+    }
+    if (checked.m_variant != in.m_variant) {
+      throw format_error(file + ": /variant: expected \"" + in.m_variant + "\", got \"" + shorten(checked.m_variant) +
+                         "\"");
+    }
+  } else {
+    r.m_static = embedded_document<static_result>::unavailable("not run");
+  }
 
   r.m_timing_settings = bench.m_timing.value_or(m.m_timing);
   r.m_timing = build_timing(m, bench, in.m_variant, decl.m_parent,

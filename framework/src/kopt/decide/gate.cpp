@@ -58,7 +58,7 @@ std::vector<std::string> setting_differences(const std::vector<std::string>& sha
   std::vector<std::string> diffs;
   if (c.m_shapes != shapes) diffs.push_back("shapes");
   if (c.m_seeds != seeds) diffs.push_back("seeds");
-  if (c.m_tolerance != tolerance) diffs.push_back("tolerance");
+  if (!same_json_value(c.m_tolerance, tolerance)) diffs.push_back("tolerance");
   if (!c.m_timing_settings.same_as(timing)) diffs.push_back("timing settings");
   return diffs;
 }

@@ -1,5 +1,6 @@
 #include "kopt/inputs/manifest.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "kopt/inputs/names.hpp"
@@ -65,6 +66,7 @@ const std::vector<field_doc> k_impl_fields = {
     {"expect_failure", "string | null", "variants and baselines: the EXPECT_FAILURE regex, else null"},
     {"static", "object", "CUDA variants, when kopt is built: the static check's inputs"},
     {"family", "object", "variants declared with PARAMS: the family of points (docs/sweeps.md)"},
+    {"switches", "array", "variants with switchable METHODS (`<method>=<MACRO>`): one object each (docs/ablation.md)"},
 };
 
 const std::vector<field_doc> k_family_fields = {
@@ -89,6 +91,14 @@ const std::vector<field_doc> k_point_fields = {
     {"skip", "string | null", "why this build does not compile the point (its architectures), else null"},
 };
 
+const std::vector<field_doc> k_switch_fields = {
+    {"method", "string", "the METHOD"},
+    {"macro", "string", "the macro: 1 in the variant's build, 0 in the ablated one"},
+    {"impl", "string", "the ablated implementation, `<variant>__no_<method>`"},
+    {"target", "string", "its module's build target, `<k>_kopt_<variant>__no_<method>` (not in ALL)"},
+    {"objects", "array", "CUDA variants with a static check: the ablated build's object files; else []"},
+};
+
 const std::vector<field_doc> k_static_fields = {
     {"objects", "array", "the variant's object files"},
     {"args", "array", "the further arguments of its `kopt static` command"},
@@ -98,6 +108,9 @@ const std::vector<field_doc> k_executables_fields = {
     {"test", "string", "the generated correctness test `<k>_kopt_test`"},
     {"bench", "string", "the generated benchmark `<k>_kopt_bench`, \"\" when there is none"},
     {"kopt", "string | null", "kopt, null when it is not built"},
+    {"ablate_test", "string | null", "`<k>_ablate_kopt_test`, the ablation's correctness test; null when no variant has a switch"},
+    {"ablate_bench", "string | null", "`<k>_ablate_kopt_bench`, the ablation's benchmark; likewise"},
+    {"cmake", "string | null", "the cmake that configured the build (kopt ablate builds the ablated modules with it)"},
 };
 
 const std::vector<field_doc> k_tools_fields = {
@@ -167,6 +180,17 @@ json variant_json(const variant_decl& v) {
                      {"sweep_dir", f.m_sweep_dir},
                      {"dispatch", or_null(f.m_dispatch)}};
   }
+  if (!v.m_switches.empty()) {
+    json switches = json::array();
+    for (const method_switch& s : v.m_switches) {
+      switches.push_back({{"method", s.m_method},
+                          {"macro", s.m_macro},
+                          {"impl", s.m_impl},
+                          {"target", s.m_target},
+                          {"objects", s.m_objects}});
+    }
+    out["switches"] = switches;
+  }
   return out;
 }
 
@@ -211,6 +235,13 @@ std::vector<std::string> manifest::input_dtypes() const {
     if (a.m_dir != "out") dtypes.push_back(a.m_dtype);
   }
   return dtypes;
+}
+
+const method_switch* variant_decl::find_switch(const std::string& method) const {
+  for (const method_switch& s : m_switches) {
+    if (s.m_method == method) return &s;
+  }
+  return nullptr;
 }
 
 int manifest::variant_index(const std::string& name) const {
@@ -303,6 +334,18 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};
     }
     if (v.has("family")) decl.m_family = read_family(v.at("family"));
+    if (v.has("switches")) {
+      const json_reader switches = v.at("switches");
+      for (std::size_t j = 0; j < switches.size(); ++j) {
+        const json_reader s = switches.at(j);
+        method_switch sw{s.at("method").as_string(), s.at("macro").as_string(), read_name(s.at("impl")),
+                         s.at("target").as_string(), strings(s.at("objects"))};
+        if (std::find(decl.m_methods.begin(), decl.m_methods.end(), sw.m_method) == decl.m_methods.end()) {
+          s.at("method").fail("'" + sw.m_method + "' is not one of the variant's methods");
+        }
+        decl.m_switches.push_back(std::move(sw));
+      }
+    }
     m.m_variants.push_back(std::move(decl));
   }
   if (m.m_variants.empty()) variants.fail("no variants declared");
@@ -317,6 +360,9 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
   m.m_test_executable = executables.at("test").as_string();
   m.m_bench_executable = executables.at("bench").as_string();
   m.m_kopt_executable = optional_string(executables, "kopt");
+  m.m_ablate_test_executable = optional_string(executables, "ablate_test");
+  m.m_ablate_bench_executable = optional_string(executables, "ablate_bench");
+  m.m_cmake_executable = optional_string(executables, "cmake");
   // Checked like records_dir (a path kopt could write under); kopt uses the
   // manifest's own folder, which is the same (build_dir()).
   if (root.has("build_dir")) (void)read_root_dir(root.at("build_dir"));
@@ -367,7 +413,10 @@ json to_json(const manifest& m) {
   if (m.m_test_timeout_s) out["test_timeout_s"] = *m.m_test_timeout_s;
   out["executables"] = {{"test", m.m_test_executable},
                         {"bench", m.m_bench_executable},
-                        {"kopt", or_null(m.m_kopt_executable)}};
+                        {"kopt", or_null(m.m_kopt_executable)},
+                        {"ablate_test", or_null(m.m_ablate_test_executable)},
+                        {"ablate_bench", or_null(m.m_ablate_bench_executable)}};
+  out["executables"]["cmake"] = or_null(m.m_cmake_executable);
   out["tools"] = {{"ncu", or_null(m.m_tools.m_ncu)},
                   {"specs_dir", or_null(m.m_tools.m_specs_dir)},
                   {"ceilings", or_null(m.m_tools.m_ceilings)}};
@@ -382,6 +431,7 @@ std::vector<format_table> manifest_tables() {
           {"kernelopt.manifest: variants[].static", k_static_fields},
           {"kernelopt.manifest: variants[].family", k_family_fields},
           {"kernelopt.manifest: variants[].family.points[]", k_point_fields},
+          {"kernelopt.manifest: variants[].switches[]", k_switch_fields},
           {"kernelopt.manifest: executables", k_executables_fields},
           {"kernelopt.manifest: tools", k_tools_fields}};
 }

@@ -77,6 +77,17 @@ struct family_decl {
   [[nodiscard]] const point_decl* point(const std::string& name) const;
 };
 
+// A METHODS entry <method>=<MACRO> (docs/ablation.md): the variant is
+// compiled with MACRO=1; its ablation `impl` (<variant>__no_<method>),
+// module target `target`, with MACRO=0.
+struct method_switch {
+  std::string m_method;
+  std::string m_macro;
+  std::string m_impl;
+  std::string m_target;
+  std::vector<std::string> m_objects;  // CUDA variants with a static check: the ablated build's objects
+};
+
 struct variant_decl {
   std::string m_name;
   std::string m_entry;
@@ -87,6 +98,9 @@ struct variant_decl {
   std::optional<static_check> m_static;  // CUDA variants, when kopt is built
   std::optional<std::string> m_expect_failure;  // as impl_decl's
   std::optional<family_decl> m_family;          // declared with PARAMS
+  std::vector<method_switch> m_switches;  // the switchable METHODS, in claim order
+
+  [[nodiscard]] const method_switch* find_switch(const std::string& method) const;
 };
 
 // Tools found at configure time (manifest "tools"; each may be absent).
@@ -123,6 +137,11 @@ struct manifest {
   std::string m_test_executable;
   std::string m_bench_executable;  // empty when the kernel has no benchmark target
   std::optional<std::string> m_kopt_executable;  // nullopt when kopt is not built
+  // The ablation's test and benchmark (docs/ablation.md); nullopt when no
+  // variant has a switchable METHOD (or in manifests written before them).
+  std::optional<std::string> m_ablate_test_executable;
+  std::optional<std::string> m_ablate_bench_executable;
+  std::optional<std::string> m_cmake_executable;  // the cmake that configured the build
   manifest_tools m_tools;
 
   // Index in declaration order, or -1.
@@ -152,7 +171,7 @@ struct manifest {
 
 // Tables (docs/formats.md): the manifest, its args, implementations (the
 // reference, each variant and baseline), a variant's static check,
-// executables and tools.
+// a variant's switches, executables and tools.
 [[nodiscard]] std::vector<format_table> manifest_tables();
 
 }  // namespace kopt

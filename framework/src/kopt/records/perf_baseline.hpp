@@ -15,11 +15,15 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/field_doc.hpp"
 #include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
 
+inline constexpr const char* k_perf_baseline_kind = "kernelopt.perf_baseline";
 inline constexpr int k_perf_baseline_schema_version = 1;
+// Limits on a read baseline (beyond read_json_file's size and depth).
+inline constexpr std::size_t k_max_baseline_list = 100000;  // shapes, runs, GPUs
 
 struct baseline_shape {
   std::string m_shape;
@@ -51,8 +55,13 @@ struct perf_baseline {
                                                   const std::string& device);
 
 [[nodiscard]] json to_json(const perf_baseline& b);
+// Kind and schema_version checked, every field of its type, times > 0,
+// spreads >= 0. Throws format_error naming the file and the JSON pointer.
 [[nodiscard]] perf_baseline perf_baseline_from_json(const json& doc, const std::string& file);
 // nullopt when the file does not exist; throws format_error when it is malformed.
 [[nodiscard]] std::optional<perf_baseline> read_perf_baseline(const std::filesystem::path& path);
+
+// Tables (docs/formats.md): the baseline, a shape, the geomean.
+[[nodiscard]] std::vector<format_table> perf_baseline_tables();
 
 }  // namespace kopt

@@ -15,6 +15,7 @@ const std::vector<field_doc> k_record_fields = {
     {"methods", "array", "the METHODS it claims"},
     {"source", "object", "`sha256` over its sources, and each file's"},
     {"created_utc", "string", "when it was recorded"},
+    {"kernelopt_version", "string | null", "the KernelOpt version that recorded it (absent in older records)"},
     {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
     {"shapes", "array", "the declared shapes when recorded"},
     {"seeds", "array", "the declared seeds"},
@@ -28,6 +29,7 @@ const std::vector<field_doc> k_record_fields = {
     {"profile", "object", "the `kernelopt.profile` document, or why there is none"},
     {"static", "object", "the `kernelopt.static` document, or why there is none"},
     {"failure", "object | null", "`{step, cause}` when a step did not finish"},
+    {"ablation", "object | null", "per switchable METHOD, its attribution and class, once `kopt ablate` ran"},
     {"dispatch", "object", "family variants only (docs/sweeps.md): which point served which shape"},
 };
 
@@ -73,6 +75,24 @@ const std::vector<field_doc> k_gate_fields = {
 };
 
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
+
+template <class T>
+json to_json(const embedded_document<T>& embedded) {
+  if (embedded.m_document) return to_json(*embedded.m_document);
+  return {{"status", "unavailable"}, {"reason", embedded.m_reason}};
+}
+
+// A document has its kind; without one, {"status": "unavailable", "reason"}.
+template <class T, class Read>
+embedded_document<T> embedded_from_json(const json_reader& node, Read read) {
+  if (!node.raw().is_object()) node.fail("expected an object (a document, or {status, reason})");
+  if (node.raw().contains("kind")) return {read(node), ""};
+  const std::string status = node.at("status").as_string();
+  if (status != "unavailable") {
+    node.at("status").fail("expected \"unavailable\" (or a document with its kind), got \"" + shorten(status) + "\"");
+  }
+  return embedded_document<T>::unavailable(node.at("reason").as_string());
+}
 
 // Optional values: null or absent is "not defined"; present, they must be in range.
 std::optional<double> optional_positive(const json_reader& node, const std::string& key) {
@@ -279,6 +299,7 @@ json to_json(const record& r) {
           {"methods", r.m_methods},
           {"source", to_json(r.m_source)},
           {"created_utc", r.m_created_utc},
+          {"kernelopt_version", string_or_null(r.m_kernelopt_version)},
           {"masked", masked},
           {"shapes", r.m_shapes},
           {"seeds", r.m_seeds},
@@ -287,12 +308,13 @@ json to_json(const record& r) {
           {"correctness", to_json(r.m_correctness)},
           {"timing", to_json(r.m_timing)},
           {"gate", to_json(r.m_gate)},
-          {"env", r.m_env},
+          {"env", to_json(r.m_env)},
           {"ceilings", r.m_ceilings ? to_json(*r.m_ceilings) : json(nullptr)},
           {"profile", r.m_profile},
-          {"static", r.m_static},
+          {"static", to_json(r.m_static)},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
-                                  : json(nullptr)}};
+                                  : json(nullptr)},
+          {"ablation", r.m_ablation ? to_json(*r.m_ablation) : json(nullptr)}};
   if (r.m_dispatch) {
     json served = json::array();
     for (const served_shape& s : r.m_dispatch->m_served) {
@@ -314,6 +336,7 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_methods = strings(root.at("methods"));
   r.m_source = source_hash_from_json(root.at("source"));
   r.m_created_utc = root.at("created_utc").as_string();
+  r.m_kernelopt_version = optional_string(root, "kernelopt_version");
   if (root.has("masked")) {
     const json_reader masked = root.at("masked");
     r.m_masked = mask_info{masked.at("reason").as_string(), masked.at("utc").as_string()};
@@ -326,14 +349,15 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_correctness = correctness_from_json(root.at("correctness"));
   r.m_timing = timing_from_json(root.at("timing"));
   r.m_gate = gate_from_json(root.at("gate"));
-  r.m_env = root.at("env").raw();
+  r.m_env = embedded_from_json<env_file>(root.at("env"), env_from_json);
   if (!root.at("ceilings").is_null()) r.m_ceilings = ceilings_from_json(root.at("ceilings"));
   r.m_profile = root.at("profile").raw();
-  r.m_static = root.at("static").raw();
+  r.m_static = embedded_from_json<static_result>(root.at("static"), static_result_from_json);
   if (root.has("failure")) {
     const json_reader failure = root.at("failure");
     r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
   }
+  if (root.has("ablation")) r.m_ablation = ablation_from_json(root.at("ablation"));
   if (root.has("dispatch")) {
     const json_reader dispatch = root.at("dispatch");
     dispatch_info info;
@@ -354,12 +378,22 @@ record read_record(const std::filesystem::path& path) {
   return record_from_json(doc, path.string());
 }
 
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation) {
+  json doc = read_json_file(path);
+  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  (void)record_from_json(doc, path.string());  // a valid record before we touch it
+  doc["ablation"] = to_json(ablation);
+  write_json_atomic(path, doc);
+}
+
 std::vector<format_table> record_tables() {
-  return {{"kernelopt.record", k_record_fields},
-          {"kernelopt.record: timing", k_timing_fields},
-          {"kernelopt.record: timing.shapes[]", k_shape_fields},
-          {"kernelopt.record: gate", k_gate_fields},
-          {"kernelopt.record: dispatch", k_dispatch_fields}};
+  std::vector<format_table> tables = {{"kernelopt.record", k_record_fields},
+                                      {"kernelopt.record: timing", k_timing_fields},
+                                      {"kernelopt.record: timing.shapes[]", k_shape_fields},
+                                      {"kernelopt.record: gate", k_gate_fields},
+                                      {"kernelopt.record: dispatch", k_dispatch_fields}};
+  for (format_table& t : ablation_tables()) tables.push_back(std::move(t));
+  return tables;
 }
 
 }  // namespace kopt

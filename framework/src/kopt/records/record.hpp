@@ -13,10 +13,13 @@
 #include "core/json_io.hpp"
 #include "core/shape.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/env.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/static_result.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/ablation.hpp"
 #include "kopt/records/source_hash.hpp"
 
 namespace kopt {
@@ -24,6 +27,16 @@ namespace kopt {
 // 2: per-shape output_check and paired (interleaved) speedup vs best; the
 // gate rules bench_output and clock apply (docs/formats.md).
 inline constexpr int k_record_schema_version = 2;
+
+// A document a record embeds, or why there is none: written as the
+// document, or as {"status": "unavailable", "reason": ...}.
+template <class T>
+struct embedded_document {
+  std::optional<T> m_document;
+  std::string m_reason;  // why m_document is nullopt
+
+  [[nodiscard]] static embedded_document unavailable(std::string reason) { return {std::nullopt, std::move(reason)}; }
+};
 
 // Another implementation timed in the same benchmark file, same shape.
 struct measured_impl {
@@ -139,8 +152,9 @@ struct record {
   std::vector<std::string> m_methods;
   source_hash m_source;
   std::string m_created_utc;
+  std::optional<std::string> m_kernelopt_version;  // the KernelOpt that wrote it (none in older records)
   std::optional<mask_info> m_masked;
-  json m_env;  // the kernelopt.env document, or {"status":"unavailable","reason":...}
+  embedded_document<env_file> m_env;  // as given by --env
   std::vector<std::string> m_shapes;
   std::vector<std::int64_t> m_seeds;
   json m_tolerance;
@@ -149,10 +163,13 @@ struct record {
   timing_summary m_timing;
   std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
-  json m_static;    // as given by --static, or {"status":"unavailable","reason":"not run"}
+  embedded_document<static_result> m_static;  // as given by --static
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   std::optional<dispatch_info> m_dispatch;  // family variants only; absent otherwise
   gate_result m_gate;
+  // Written by `kopt ablate` after the record was made (docs/ablation.md):
+  // the only field a later command adds besides `masked`.
+  std::optional<ablation_result> m_ablation;
 
   // Accepted at record time and not masked since: counts for best-so-far.
   [[nodiscard]] bool counts_as_accepted() const { return !m_masked && m_gate.accepted(); }
@@ -164,8 +181,13 @@ struct record {
 // Reads, checks kind and schema_version, converts. Throws format_error.
 [[nodiscard]] record read_record(const std::filesystem::path& path);
 
+// Adds (or replaces) the record's `ablation` (kopt ablate), rewriting the
+// file atomically with every other byte of the document unchanged, as kopt
+// mask edits `masked`. REQUIRES: the caller holds the kernel's lock.
+void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation);
+
 // Tables (docs/formats.md): the record, its timing, a timed shape (with the
-// timing statistics' own table), the gate.
+// timing statistics' own table), the gate, the ablation.
 [[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt

@@ -99,6 +99,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
       continue;
     }
     v.m_recorded = true;
+    if (r->m_ablation) report.m_ablations.push_back({decl.m_name, *r->m_ablation});
     v.m_quick = r->m_timing.m_quick;
     v.m_correctness = r->m_correctness.m_status;
     v.m_geomean_ns = geomean_of(r->m_timing.m_shapes,
@@ -128,7 +129,6 @@ report_model build_report(const manifest& m, const record_set& records, const st
                                                          : std::nullopt);
     }
     if (report.m_device.empty()) report.m_device = r->m_timing.m_device;
-    report.m_roofline_available = report.m_roofline_available || roofline_gaps(r->m_profile).has_value();
     report.m_versions.push_back(std::move(v));
   }
 
@@ -206,6 +206,9 @@ report_model build_report(const manifest& m, const record_set& records, const st
     advice.m_tried = join(tried, ", ");
     report.m_recommendations.push_back(std::move(advice));
   }
+  add_roofline(records, report);
+  add_shape_tables(m, records, report);
+  add_environment(records, report);
   return report;
 }
 

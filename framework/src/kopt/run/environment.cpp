@@ -11,31 +11,21 @@
 
 namespace kopt {
 
-json env_document() {
+env_file probe_env() {
 #ifdef KOPT_HAVE_CUDA
-  return kopt::cuda::to_json(kopt::cuda::probe_environment());
+  return kopt::cuda::probe_environment();
 #else
-  // Same fields as kopt::cuda::to_json writes (docs/formats.md), every
-  // CUDA-side value unknown for one reason.
   const std::string reason = "KernelOpt built without CUDA";
   char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return {{"schema_version", 1},
-          {"kind", "kernelopt.env"},
-          {"hostname", host[0] != '\0' ? host : "unknown"},
-          {"timestamp_utc", utc_now_iso()},
-          {"driver_version", "unknown"},
-          {"cuda_driver_api", "unknown"},
-          {"cuda_runtime", "unknown"},
-          {"devices", json::array()},
-          {"no_device_reason", reason},
-          {"counters_readable", "unknown"},
-          {"counters_reason", reason},
-          {"reasons",
-           {{"/driver_version", reason},
-            {"/cuda_driver_api", reason},
-            {"/cuda_runtime", reason},
-            {"/counters_readable", reason}}}};
+  env_file env;
+  if (::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') env.m_hostname = host;
+  env.m_timestamp_utc = utc_now_iso();
+  env.m_no_device_reason = reason;
+  env.m_counters_reason = reason;
+  for (const char* pointer : {"/driver_version", "/cuda_driver_api", "/cuda_runtime", "/counters_readable"}) {
+    env.m_reasons[pointer] = reason;
+  }
+  return env;
 #endif
 }
 

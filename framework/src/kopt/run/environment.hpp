@@ -1,12 +1,12 @@
-// The kernelopt.env document of this machine (docs/formats.md): driver,
+// The kernelopt.env document of this machine (formats/env.hpp): driver,
 // runtime, devices, whether counters are readable. Built without CUDA,
 // every CUDA-side value is unknown for that one reason.
 #pragma once
 
-#include "core/json_io.hpp"
+#include "formats/env.hpp"
 
 namespace kopt {
 
-[[nodiscard]] json env_document();
+[[nodiscard]] env_file probe_env();
 
 }  // namespace kopt

@@ -5,6 +5,8 @@
 #include <map>
 #include <ostream>
 
+#include "kopt/records/record.hpp"
+#include "kopt/records/source_hash.hpp"
 #include "static/cuobjdump.hpp"
 #include "static/ownership.hpp"
 
@@ -55,12 +57,54 @@ std::vector<sass::signature> collect_signatures(const static_request& request, c
 
 static_outcome skip(const manifest& m, const std::string& variant, const std::string& reason, const std::filesystem::path& out_file,
          std::ostream& out) {
-  write_json_atomic(out_file, sass::skipped_json(m.m_kernel, variant, reason));
+  write_json_atomic(out_file, to_json(sass::skipped_result(m.m_kernel, variant, reason)));
   out << "SKIPPED: " << reason << "\n";
   return static_outcome::skipped;
 }
 
+// The variant's record's ablation, when it measured the variant's current
+// sources; else notes saying why it is not used.
+std::vector<std::string> notes_from_record(const manifest& m, const variant_decl& decl, const sass::report& report) {
+  const std::filesystem::path path = m.record_path(decl.m_name);
+  if (!std::filesystem::exists(path)) return {};
+  record r;
+  try {
+    r = read_record(path);
+  } catch (const std::exception& e) {
+    return {std::string("ablation: the record cannot be read: ") + e.what()};
+  }
+  if (!r.m_ablation) return {};
+  const current_source now = hash_current_sources(m, decl.m_name);
+  if (!now.m_hash || now.m_hash->m_sha256 != r.m_ablation->m_source_sha256) {
+    return {"ablation: measured on other sources than the variant's current ones; not used"};
+  }
+  return ablation_notes(*r.m_ablation, report.m_signatures);
+}
+
 }  // namespace
+
+std::vector<std::string> ablation_notes(const ablation_result& ablation,
+                                        const std::vector<sass::signature_result>& signatures) {
+  std::vector<std::string> notes;
+  for (const sass::signature_result& s : signatures) {
+    if (s.m_signature.m_source != "METHODS") continue;
+    const ablation_method* a = ablation.find(s.m_signature.m_name);
+    if (a == nullptr) continue;
+    std::string note = "ablation: " + a->m_method + " " + a->m_class;
+    if (a->m_class == k_ablation_effective) {
+      const bool found = s.m_status == sass::signature_result::status::found;
+      if (found && a->m_sass_without == "absent") {
+        note += "; its signature is in the variant and absent without it: confirmed";
+      } else if (found && a->m_sass_without == "present") {
+        note += "; its signature remains without it: the time it saves is not shown by that signature";
+      } else {
+        note += " (attributed; signature without it: " + a->m_sass_without + ")";
+      }
+    }
+    notes.push_back(note);
+  }
+  return notes;
+}
 
 static_outcome check_machine_code(const manifest& m, const variant_decl& decl, const static_request& request,
                                   std::ostream& out) {
@@ -107,13 +151,14 @@ static_outcome check_machine_code(const manifest& m, const variant_decl& decl, c
   sass::report report =
       sass::evaluate(m.m_kernel, decl.m_name, objects, decl.m_sources, std::move(functions), signatures, request.m_limits);
   report.m_notes.insert(report.m_notes.begin(), notes.begin(), notes.end());
+  for (const std::string& note : notes_from_record(m, decl, report)) report.m_notes.push_back(note);
   if (!host_only.empty()) {
     std::string names;
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;
     report.m_notes.push_back("host code only (no device code): " + names);
   }
-  const json tool = {{"cuobjdump", cuobjdump}, {"version", sass::cuobjdump_version(cuobjdump)}};
-  write_json_atomic(request.m_out, sass::report_json(report, tool));
+  const std::string version = sass::cuobjdump_version(cuobjdump);
+  write_json_atomic(request.m_out, to_json(sass::report_result(report, cuobjdump, version)));
   out << sass::render_table(report) << "-> " << request.m_out.string() << "\n";
   return report.passed() ? static_outcome::passed : static_outcome::failed;
 }

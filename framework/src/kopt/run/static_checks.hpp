@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/ablation.hpp"
 #include "static/check.hpp"
 
 namespace kopt {
@@ -33,6 +34,14 @@ struct static_request {
 };
 
 enum class static_outcome { passed, failed, skipped };
+
+// One note per claimed METHOD the ablation measured (docs/static-checks.md,
+// "Ablation"): "ablation: <method> <class>", and for an effective method
+// whose signature is found in the variant and absent from its ablated
+// build, "...: confirmed". check_machine_code adds them from the variant's
+// record when its ablation measured the current sources.
+[[nodiscard]] std::vector<std::string> ablation_notes(const ablation_result& ablation,
+                                                      const std::vector<sass::signature_result>& signatures);
 
 // Runs the checks, writes m_out (also when skipped: no cuobjdump, or one
 // that cannot read the objects), and prints the table on `out`.

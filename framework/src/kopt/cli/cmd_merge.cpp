@@ -1,0 +1,83 @@
+// kopt merge: shard folders from any number of hosts -> one results folder
+// per device model, champions, and what is missing (docs/scale-out.md).
+#include <algorithm>
+#include <ostream>
+
+#include "core/format.hpp"
+#include "kopt/cli/commands.hpp"
+#include "kopt/scale/merge_files.hpp"
+
+namespace kopt::cli {
+namespace {
+
+inline constexpr int k_exit_incomplete = 3;
+
+std::string ints(const std::vector<int>& values) {
+  std::vector<std::string> text;
+  for (const int v : values) text.push_back(std::to_string(v));
+  return join(text, ",");
+}
+
+// Differences between this merge's champions and those of another merge
+// folder (a single-host run of the same suite), model folder by folder.
+std::vector<std::string> differences_from(const scale::merge_plan& plan, const std::filesystem::path& other) {
+  std::vector<std::string> lines;
+  const json other_doc = read_json_file(other / "merge.json");
+  const json_reader root(other_doc, (other / "merge.json").string());
+  (void)check_kind(root, scale::k_merge_kind, scale::k_merge_schema_version);
+  std::vector<std::string> other_folders;
+  for (std::size_t i = 0; i < root.at("groups").size(); ++i) {
+    other_folders.push_back(root.at("groups").at(i).at("folder").as_string());
+  }
+  for (const scale::merge_group& g : plan.m_groups) {
+    if (std::find(other_folders.begin(), other_folders.end(), g.m_folder) == other_folders.end()) {
+      lines.push_back(g.m_device_model + ": not in " + other.string());
+      continue;
+    }
+    const std::filesystem::path file = other / g.m_folder / "champions.json";
+    const scale::champion_map theirs = scale::champions_from_json(read_json_file(file), file.string());
+    for (const std::string& d : scale::champion_differences(scale::champions_of(plan, g), theirs)) {
+      lines.push_back(g.m_device_model + ": " + d);
+    }
+  }
+  for (const std::string& folder : other_folders) {
+    if (std::none_of(plan.m_groups.begin(), plan.m_groups.end(),
+                     [&](const scale::merge_group& g) { return g.m_folder == folder; })) {
+      lines.push_back(folder + ": only in " + other.string());
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::filesystem::path> roots;
+  for (const std::string& p : args.positionals()) roots.emplace_back(p);
+  if (roots.empty()) throw usage_error("give the shard folders (or folders of them) to merge");
+  const scale::scan_result scanned = scale::scan_shards(roots);
+  const scale::merge_plan plan = scale::plan_merge(scanned.m_shards);
+  const std::filesystem::path dir = std::filesystem::absolute(args.value("--out")).lexically_normal();
+  scale::write_merge(plan, scanned.m_partial, dir);
+  out << scale::render_merge_markdown(plan, scanned.m_partial);
+  out << "merged into " << dir.string() << "\n";
+  int status = k_exit_ok;
+  if (plan.has_conflicts()) {
+    err << "merge: conflicting results (merged by the rule, see merge.md)\n";
+    status = k_exit_fail;
+  }
+  if (const auto other = args.optional_value("--same-as")) {
+    const std::vector<std::string> lines = differences_from(plan, *other);
+    for (const std::string& line : lines) out << "DIFFERENT: " << line << "\n";
+    out << (lines.empty() ? "SAME champions and failures as " : "NOT the same as ") << *other << "\n";
+    if (!lines.empty()) status = k_exit_fail;
+  }
+  if (!plan.complete()) {
+    err << "merge: INCOMPLETE: missing shards " << ints(plan.m_missing_shards) << " of " << plan.m_shard_count
+        << " (run them again: kopt slurm --resubmit, or kopt shard run --shard I/" << plan.m_shard_count << ")\n";
+    return k_exit_incomplete;
+  }
+  return status;
+}
+
+}  // namespace kopt::cli

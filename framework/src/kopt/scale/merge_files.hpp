@@ -1,0 +1,35 @@
+// `kopt merge`'s files (docs/scale-out.md, "Merge"): into <out>,
+//   merge.json   kernelopt.merge: the inputs, per device model the unit
+//                chosen for each name and where from, duplicates,
+//                conflicts, missing units and shards
+//   merge.md     the same for people
+//   <model>/<kernel>/correct.<impl>.json, bench.<impl>.json, logs/
+//                the chosen results, byte for byte as the shard wrote them
+//                (the layout of one host's results folder)
+//   <model>/champions.json  kernelopt.champions of that model's units
+// Written into <out>.partial and renamed, so that <out> is whole or absent.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "core/json_io.hpp"
+#include "kopt/scale/champions.hpp"
+#include "kopt/scale/merge_plan.hpp"
+
+namespace kopt::scale {
+
+inline constexpr int k_merge_schema_version = 1;
+inline constexpr const char* k_merge_kind = "kernelopt.merge";
+
+[[nodiscard]] json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial);
+[[nodiscard]] std::string render_merge_markdown(const merge_plan& plan,
+                                                const std::vector<std::filesystem::path>& partial);
+[[nodiscard]] champion_map champions_of(const merge_plan& plan, const merge_group& group);
+
+// Writes the folder. An existing <out> is replaced only when it holds a
+// merge.json (an earlier merge); otherwise std::runtime_error.
+void write_merge(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+                 const std::filesystem::path& out);
+
+}  // namespace kopt::scale

@@ -1,0 +1,20 @@
+# NEEDS: CUDA
+# CHECK: ../checks/methods_switch_in_manifest.cmake
+# A CUDA variant's switchable METHOD reaches the manifest (docs/ablation.md):
+# its macro, ablated implementation and target, the ablated build's objects
+# for its SASS check, and the ablation executables.
+enable_language(CXX)
+enable_language(CUDA)
+set(CMAKE_CUDA_ARCHITECTURES 90a)
+foreach(name IN ITEMS headers harness bench cuda)
+  add_library(KernelOpt::${name} INTERFACE IMPORTED)
+endforeach()
+add_executable(KernelOpt::kopt IMPORTED)
+set_target_properties(KernelOpt::kopt PROPERTIES IMPORTED_LOCATION /bin/true)
+kernel_opt_add_kernel(gemm
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp REFERENCE_BACKEND host)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0
+  METHODS cp_async=KOPT_CP_ASYNC warp_shuffle)

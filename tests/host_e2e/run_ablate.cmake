@@ -1,0 +1,87 @@
+cmake_minimum_required(VERSION 3.25)
+# kopt ablate end to end on the host backend (see CMakeLists.txt): record
+# v0, ablate it, check each method's class in the record and the report.
+file(REMOVE_RECURSE "${RECORDS}")
+
+function(kopt expected_codes)
+  execute_process(COMMAND "${KOPT}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "kopt ${ARGN} -> ${code}\n${out}${err}")
+  if(NOT code IN_LIST expected_codes)
+    message(FATAL_ERROR "kopt ${ARGN}: exit ${code}, expected one of ${expected_codes}\n${out}\n${err}")
+  endif()
+  set(out "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect text regex)
+  if(NOT text MATCHES "${regex}")
+    message(FATAL_ERROR "expected output matching '${regex}'")
+  endif()
+endfunction()
+
+# Nothing to ablate before there is a record.
+kopt(77 ablate --manifest "${MANIFEST}" --json)
+expect("${out}" "\"kind\": \"kernelopt.ablate\"")
+expect("${out}" "\"exit_code\": 77")
+kopt(2 ablate --manifest "${MANIFEST}" --variant v0)
+expect("${out}" "has no record")
+
+# The classes, read from the record. With `noop`, the no-op must not be
+# effective (on a loaded machine the noise may leave it unsure).
+function(check_classes noop)
+  file(READ "${RECORDS}/host_ablate/v0.json" doc)
+  string(JSON n LENGTH "${doc}" ablation methods)
+  if(NOT n EQUAL 4)
+    message(FATAL_ERROR "expected 4 ablated methods, got ${n}")
+  endif()
+  foreach(i RANGE 3)
+    string(JSON method GET "${doc}" ablation methods ${i} method)
+    string(JSON class GET "${doc}" ablation methods ${i} class)
+    set(class_${method} "${class}")
+    message(STATUS "${method}: ${class}")
+  endforeach()
+  string(JSON change GET "${doc}" ablation methods 0 change)
+  if(NOT class_cache_blocking STREQUAL "effective")
+    message(FATAL_ERROR "cache_blocking: expected effective, got ${class_cache_blocking} (change ${change})")
+  endif()
+  if(NOT change GREATER 0.5)
+    message(FATAL_ERROR "cache_blocking: expected the naive order to be much slower, change ${change}")
+  endif()
+  if(noop AND NOT class_register_blocking MATCHES "^(ineffective|unsure)$")
+    message(FATAL_ERROR "register_blocking (a no-op): expected ineffective or unsure, got ${class_register_blocking}")
+  endif()
+  string(JSON failure GET "${doc}" ablation methods 2 failure)
+  if(NOT class_loop_interchange STREQUAL "implementation-failed" OR NOT failure STREQUAL "build")
+    message(FATAL_ERROR "loop_interchange: expected implementation-failed (build), got ${class_loop_interchange} (${failure})")
+  endif()
+  string(JSON failure GET "${doc}" ablation methods 3 failure)
+  if(NOT class_online_softmax STREQUAL "implementation-failed" OR NOT failure STREQUAL "incorrect")
+    message(FATAL_ERROR "online_softmax: expected implementation-failed (incorrect), got ${class_online_softmax} (${failure})")
+  endif()
+endfunction()
+
+# optimize --ablate: the iteration, then the ablation of the accepted v0.
+kopt(0 optimize --manifest "${MANIFEST}" --ablate)
+expect("${out}" "gate host_ablate/v0: ACCEPT")
+expect("${out}" "build host_ablate_kopt_v0__no_loop_interchange \\(ABL_NEEDED=0\\): FAILED")
+check_classes(TRUE)
+
+# kopt ablate on the accepted best (no --variant), again into the record.
+kopt(0 ablate --manifest "${MANIFEST}" --repetitions 2)
+expect("${out}" "ablate host_ablate/v0: 4 switchable methods")
+expect("${out}" "build host_ablate_kopt_v0__no_loop_interchange \\(ABL_NEEDED=0\\): FAILED")
+expect("${out}" "correctness v0__no_online_softmax: FAIL")
+expect("${out}" "written into .*/host_ablate/v0.json")
+# Two processes: the no-op's class is left to the run with three.
+check_classes(FALSE)
+
+# The record stays valid and accepted; the report shows the table.
+kopt(0 gate --manifest "${MANIFEST}" --variant v0)
+kopt(0 report --manifest "${MANIFEST}" --out-dir "${RECORDS}/report")
+file(READ "${RECORDS}/report/report.md" report)
+expect("${report}" "## Ablation")
+expect("${report}" "\\| cache_blocking \\| effective \\|")
+expect("${report}" "\\| loop_interchange \\| implementation-failed \\(build\\)")
+file(READ "${RECORDS}/report/report.html" html)
+expect("${html}" "Ablation")
+expect("${html}" "implementation-failed")
+message(STATUS "kopt ablate ran end to end")
