@@ -147,7 +147,10 @@ targets without writing a harness.
       [DIM_TYPE int64|int|size_t]
       [STREAM LAST|NONE]
       [LIBRARIES <library>...]
-      [COMPILE_OPTIONS <option>...])
+      [COMPILE_OPTIONS <option>...]
+      [PARAMS <NAME>=<value>,<value>... ...
+       [PARAM_CONSTRAINTS <comparison>...]
+       [MAX_POINTS <count>]])
 
   ``<variant>``
     A C identifier of at most 64 characters, unique within the kernel (``v0``,
@@ -202,7 +205,8 @@ targets without writing a harness.
     ``<k>_kopt_<variant>__no_<method>``, not in ALL) with ``<MACRO>=0`` and
     the other switches 1; the sources test it with ``#if <MACRO>``.
     ``kopt ablate`` (target ``ablate-<k>``) measures what each was worth.
-    Each method at most once, each macro an identifier used once.
+    Each method at most once, each macro an identifier used once. A family
+    (``PARAMS``) cannot have switches: its METHODS are plain names.
     Default: none.
 
   ``SASS_SIGNATURES <name>=<regex>...``
@@ -252,6 +256,39 @@ targets without writing a harness.
     libraries link into the variant's module: a static one must be
     position-independent.
 
+  ``PARAMS <NAME>=<value>,<value>... ...``
+    Makes the variant a family of compile-time points (docs/sweeps.md): one
+    point per combination of the values (integers), enumerated with the
+    first parameter varying slowest and named ``<variant>_p<index>`` by its
+    index in that full enumeration. Each point is built from the variant's
+    sources with the macros ``KOPT_PARAM_<NAME>=<value>`` and
+    ``KOPT_POINT="<point>"``, and can include ``<kernelopt_params.hpp>``
+    (``kopt::params::<NAME>``, ``constexpr std::int64_t``). Points are
+    shared libraries outside ``ALL``: ``kopt sweep`` builds, tests and times
+    them (the tests ``<k>.sweep.<point>`` run one each), a point that does
+    not compile or is incorrect is recorded as such. ``kopt select`` (the
+    target ``select-<k>``) writes the champion of each shape to
+    ``<RECORDS>/<k>/<variant>.selection.json``; from it the configure
+    generates the library ``kernelopt::<k>_<variant>_dispatch`` (header
+    ``<k>_<variant>_dispatch.hpp``) and ``kernelopt::<k>_dispatch`` (header
+    ``<k>_dispatch.hpp``, the last family with a selection), whose function
+    has the entry's signature and calls the champion of the shape. The
+    dispatch is the variant's own implementation: its correctness test,
+    benchmark, record and gate are those of any variant. Names must be
+    identifiers, distinct, not DIMS; values distinct integers; at most 10000
+    combinations.
+
+  ``PARAM_CONSTRAINTS <comparison>...``
+    Comparisons over PARAMS and DIMS (``BM*BN <= 16384``, ``M % BM == 0``);
+    a point is kept when every one holds on every declared shape (SHAPES and
+    QUICK_SHAPES). Needs ``PARAMS``.
+
+  ``MAX_POINTS <count>``
+    At most this many points (1 to 99999): when more combinations satisfy
+    the constraints, the j-th of ``n`` kept is the one at index
+    ``floor(j * valid / n)`` of the valid ones in enumeration order
+    (deterministic, the first always in). Needs ``PARAMS``.
+
 .. command:: kernel_opt_add_baseline
 
   .. code-block:: cmake
@@ -296,7 +333,9 @@ that use a GPU declare CTest ``RESOURCE_GROUPS``: correctness ``gpus:1``,
 benchmark and perf ``gpus:<KernelOpt_GPU_SLOTS>`` (the whole GPU); with
 ``KernelOpt_RESOURCE_SPEC=generated`` (default on CMake >= 3.28) the test
 ``kernelopt.gpus`` writes the resource spec at test time (docs/multi-gpu.md).
-The target ``optimize-<k>``; when a variant has switchable METHODS, the
+The target ``optimize-<k>``; for kernels with a family (``PARAMS``), the
+target ``select-<k>`` and the tests ``<k>.sweep.<point>`` (labels
+``kernel-opt``, ``sweep``, ``<k>``); when a variant has switchable METHODS, the
 target ``ablate-<k>`` and, outside ALL, the ablated modules and the
 executables ``<k>_ablate_kopt_test`` / ``<k>_ablate_kopt_bench``
 (docs/ablation.md); for CUDA kernels the target ``profile-<k>`` (Nsight
@@ -309,7 +348,8 @@ Compute on one launch per implementation and shape, into
 ``KernelOpt_BENCH_TIMEOUT``, ``KernelOpt_OPTIMIZE_VARIANT_<k>``,
 ``KernelOpt_PERF_THRESHOLD`` (0.02), ``KernelOpt_PERF_MISSING`` (skip or fail: what ``<k>.perf`` does
 when the gate cannot run; docs/ci-gating.md), ``KernelOpt_GPU_SLOTS`` (4), ``KernelOpt_RESOURCE_SPEC`` (generated, file or
-none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_REFERENCE_THREADS`` (4;
+none), ``KernelOpt_BENCH_TESTS`` (OFF), ``KernelOpt_SELECT_MARGIN`` (0.03: the frontier
+margin ``select-<k>`` passes to ``kopt select``), ``KernelOpt_REFERENCE_THREADS`` (4;
 docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 
 Limits, checked at configure time so that nothing fails later (each refusal
@@ -359,6 +399,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Spec.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Tests.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Ablation.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Manifest.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Sweep.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Generate.cmake")
 
 set(KernelOpt_TEST_TIMEOUT 600 CACHE STRING "CTest timeout (s) of each generated test process")
@@ -545,10 +586,13 @@ function(kernel_opt_add_variant kernel variant)
     MIN_COMPUTE_CAPABILITY
     DIM_TYPE
     STREAM
+    MAX_POINTS
   )
   set(multi_value
     SOURCES
     METHODS
+    PARAMS
+    PARAM_CONSTRAINTS
     LIBRARIES
     COMPILE_OPTIONS
     SASS_SIGNATURES

@@ -185,6 +185,19 @@ KOPT_MODULE_EXPORT const kopt::module_info* kopt_module_info() {
   return &info;
 }
 ]=] exports @ONLY)
+  _kernel_opt_get(family ${kernel} IMPL_${name}_FAMILY)
+  if(NOT family STREQUAL "")
+    # A point also exports its entry under a name of its own, typed, for the
+    # generated dispatch that links it (Sweep.cmake); C linkage, so that the
+    # version script can name it.
+    _kernel_opt_point_call_names(names_call ${kernel} ${name})
+    string(REGEX REPLACE "^::" "" plain_entry "${entry}")
+    string(APPEND exports "
+extern \"C\" __attribute__((visibility(\"default\"))) void kopt_point_${kernel}_${name}(${signature}) {
+  ::${plain_entry}(${names_call});
+}
+")
+  endif()
   set(wrapper "${bin}/check/${name}/${base}")
   set(compiled "${sources}")
   list(REMOVE_ITEM compiled "${entry_source}")
@@ -217,7 +230,15 @@ static_assert(std::is_same<decltype(&::@qualified@), ::kopt_generated_@kernel@::
               "void @entry@(@signature@)");
 @wrapper_exports@]=] @ONLY)
   list(APPEND compiled "${wrapper}")
-  add_library(${target} MODULE ${compiled})
+  if(family STREQUAL "")
+    add_library(${target} MODULE ${compiled})
+    set(map "${bin}/kopt_exports.map")
+  else()
+    # Shared, not a module: the family's dispatch links the points it serves.
+    add_library(${target} SHARED ${compiled})
+    set(map "${bin}/kopt_point_exports.map")
+    _kernel_opt_point_target(${kernel} ${name} ${target})
+  endif()
   target_include_directories(${target} PRIVATE "${bin}")
   target_link_libraries(${target} PRIVATE KernelOpt::headers ${libraries})
   if(options)
@@ -254,14 +275,21 @@ static_assert(std::is_same<decltype(&::@qualified@), ::kopt_generated_@kernel@::
     set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
   endif()
   if(NOT APPLE AND NOT WIN32)
-    target_link_options(${target} PRIVATE "LINKER:--version-script=${bin}/kopt_exports.map")
-    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${bin}/kopt_exports.map")
+    target_link_options(${target} PRIVATE "LINKER:--version-script=${map}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
   endif()
   set_property(TARGET ${target} APPEND PROPERTY OBJECT_DEPENDS "${entry_source}")
   _kernel_opt_cuda_target(${target})
-  set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_K_${kernel}_MODULES ${target})
-  _kernel_opt_set(${kernel} IMPL_${name}_MODULE
-    "${CMAKE_SHARED_MODULE_PREFIX}kopt_${kernel}_${name}${CMAKE_SHARED_MODULE_SUFFIX}")
+  if(family STREQUAL "")
+    # The executables depend on every module; never on a point, which only
+    # the sweep builds (a point that does not compile breaks nothing else).
+    set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_K_${kernel}_MODULES ${target})
+    _kernel_opt_set(${kernel} IMPL_${name}_MODULE
+      "${CMAKE_SHARED_MODULE_PREFIX}kopt_${kernel}_${name}${CMAKE_SHARED_MODULE_SUFFIX}")
+  else()
+    _kernel_opt_set(${kernel} IMPL_${name}_MODULE
+      "${CMAKE_SHARED_LIBRARY_PREFIX}kopt_${kernel}_${name}${CMAKE_SHARED_LIBRARY_SUFFIX}")
+  endif()
 endfunction()
 
 # kopt_<k>_signatures.hpp: the entry type of every implementation, from
@@ -278,7 +306,8 @@ function(_kernel_opt_write_signatures kernel)
     string(APPEND includes "#include <cuda_runtime_api.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n")
   endif()
   set(aliases "")
-  foreach(name IN LISTS variants baselines ablations ITEMS reference)
+  _kernel_opt_all_points(points ${kernel})
+  foreach(name IN LISTS variants baselines points ablations ITEMS reference)
     _kernel_opt_parameters(params call ${kernel} ${name})
     string(APPEND aliases "using entry_${name} = void(${params});\n")
   endforeach()
@@ -290,6 +319,8 @@ namespace kopt_generated_@kernel@ {
 @aliases@}  // namespace kopt_generated_@kernel@
 ]=] @ONLY)
   file(CONFIGURE OUTPUT "${bin}/kopt_exports.map" CONTENT "{\n  global: kopt_module_info;\n  local: *;\n};\n")
+  file(CONFIGURE OUTPUT "${bin}/kopt_point_exports.map"
+       CONTENT "{\n  global: kopt_module_info; kopt_point_*;\n  local: *;\n};\n")
 endfunction()
 
 # The module of every variant, baseline and the reference. A CUDA implementation is compiled for the architectures
@@ -299,13 +330,18 @@ function(_kernel_opt_impl_libraries kernel)
   _kernel_opt_get(variants ${kernel} VARIANTS)
   _kernel_opt_get(baselines ${kernel} BASELINES)
   _kernel_opt_get(ref_backend ${kernel} REFERENCE_BACKEND)
-  foreach(name IN LISTS variants baselines)
+  _kernel_opt_all_points(points ${kernel})
+  _kernel_opt_get(families ${kernel} FAMILIES)
+  foreach(name IN LISTS variants baselines points)
     if(backend STREQUAL "cuda")
       _kernel_opt_impl_archs(${kernel} ${name})
       _kernel_opt_get(skip ${kernel} IMPL_${name}_SKIP_REASON)
       if(NOT skip STREQUAL "")
         continue()
       endif()
+    endif()
+    if(name IN_LIST families)
+      continue()  # after its points: its module is the dispatch (Sweep.cmake)
     endif()
     _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
     _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
@@ -319,6 +355,9 @@ function(_kernel_opt_impl_libraries kernel)
     if(NOT archs STREQUAL "")
       set_property(TARGET ${kernel}_kopt_${name} PROPERTY CUDA_ARCHITECTURES "${archs}")
     endif()
+  endforeach()
+  foreach(name IN LISTS families)
+    _kernel_opt_family_dispatch(${kernel} ${name})
   endforeach()
   if(ref_backend STREQUAL "cuda")
     _kernel_opt_impl_archs(${kernel} reference)

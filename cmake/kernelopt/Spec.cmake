@@ -45,8 +45,15 @@ function(_kernel_opt_write_spec_file kernel function suffix variants baselines)
   _kernel_opt_get(backend ${kernel} BACKEND)
   _kernel_opt_get(ref_backend ${kernel} REFERENCE_BACKEND)
   _kernel_opt_get(ref_precision ${kernel} REFERENCE_PRECISION)
+  # The harness runs a point as a variant of its own (kopt sweep selects it
+  # by name); only the manifest and kopt know it belongs to a family. The
+  # ablation executables (a suffix) run no point: a family has no switches.
+  set(points "")
+  if(suffix STREQUAL "")
+    _kernel_opt_all_points(points ${kernel})
+  endif()
   set(registrations "")
-  foreach(name IN LISTS variants baselines)
+  foreach(name IN LISTS variants baselines points)
     _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
     _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
     _kernel_opt_impl_fields(fields ${kernel} ${name} "${entry}" ${role} ${backend} false)

@@ -29,6 +29,8 @@
 #include "kopt/profile/document.hpp"
 #include "kopt/records/perf_baseline.hpp"
 #include "kopt/records/record.hpp"
+#include "kopt/sweep/point_result.hpp"
+#include "kopt/sweep/selection.hpp"
 
 namespace kopt {
 namespace {
@@ -42,7 +44,7 @@ std::vector<format_table> code_tables() {
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
         profile::profile_tables(), experience_tables(), env_tables(), static_tables(),
-        perf_baseline_tables()}) {
+        perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -162,6 +164,21 @@ std::set<std::string> declared(std::initializer_list<std::string> titles) {
   return names;
 }
 
+TEST(doc_tables, sweep_files_write_their_declared_fields) {
+  point_result r;
+  r.m_times.push_back({"n=1", 10.0, 0.01});
+  const json doc = to_json(r);
+  EXPECT_EQ(keys_of({doc}), declared({"kernelopt.sweep_point"}));
+  EXPECT_EQ(keys_of({doc["build"], doc["correctness"], doc["bench"]}),
+            declared({"kernelopt.sweep_point: build, correctness, bench"}));
+  selection s;
+  s.m_shapes.push_back({"n=1", "v1_p0", 10.0, {{"v1_p0", 10.0, 1.0}}});
+  s.m_failed.push_back({"v1_p1", "build failed"});
+  const json sel = to_json(s);
+  EXPECT_EQ(keys_of({sel}), declared({"kernelopt.selection"}));
+  EXPECT_EQ(keys_of({sel["shapes"][0]}), declared({"kernelopt.selection: shapes[]"}));
+}
+
 TEST(doc_tables, ceilings_write_their_declared_fields) {
   ceilings_file c;
   c.m_measurement.emplace();
@@ -239,6 +256,7 @@ TEST(doc_tables, correctness_result_writes_its_declared_fields) {
 TEST(doc_tables, record_writes_its_declared_fields) {
   record r;
   r.m_failure = run_failure{"benchmark", "signal 11"};
+  r.m_dispatch = dispatch_info{"2026-11-24T15:00:00Z", {{"n=1", "v1_p0", {"B=1"}}}};
   shape_timing timed;
   timed.m_shape = shape::parse("n=1");
   shape_timing failed;
@@ -247,6 +265,7 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   r.m_timing.m_shapes = {timed, failed};
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
+  EXPECT_EQ(keys_of({doc["dispatch"]}), declared({"kernelopt.record: dispatch"}));
   EXPECT_EQ(keys_of({doc["timing"]}), declared({"kernelopt.record: timing"}));
   EXPECT_EQ(keys_of({doc["timing"]["shapes"][0], doc["timing"]["shapes"][1]}),
             declared({"kernelopt.record: timing.shapes[]", "timing statistics"}));
@@ -261,6 +280,7 @@ TEST(doc_tables, record_ablation_writes_its_declared_fields) {
   m.m_shapes = {ablation_shape{}};
   a.m_methods = {m};
   r.m_ablation = a;
+  r.m_dispatch = dispatch_info{};  // a family variant's key: every declared key present
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
   EXPECT_EQ(keys_of({doc["ablation"]}), declared({"kernelopt.record: ablation"}));
@@ -277,6 +297,9 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   m.m_reference = reference;
   variant_decl v;
   v.m_static = static_check{};
+  family_decl family;
+  family.m_points.push_back({"v_p0", {"B=1"}, "k_kopt_v_p0", "libkopt_k_v_p0.so"});
+  v.m_family = family;
   v.m_switches = {method_switch{"cache_blocking", "KOPT_BLOCKED", "v__no_cache_blocking", "k_kopt_v__no_cache_blocking"}};
   m.m_variants = {v};
   m.m_baselines = {impl_decl{"vendor", "vendor", {}, std::nullopt}};
@@ -288,6 +311,9 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc["reference"], doc["variants"][0], doc["baselines"][0]}),
             declared({"kernelopt.manifest: reference, variants[], baselines[]"}));
   EXPECT_EQ(keys_of({doc["variants"][0]["static"]}), declared({"kernelopt.manifest: variants[].static"}));
+  EXPECT_EQ(keys_of({doc["variants"][0]["family"]}), declared({"kernelopt.manifest: variants[].family"}));
+  EXPECT_EQ(keys_of({doc["variants"][0]["family"]["points"][0]}),
+            declared({"kernelopt.manifest: variants[].family.points[]"}));
   EXPECT_EQ(keys_of({doc["variants"][0]["switches"][0]}), declared({"kernelopt.manifest: variants[].switches[]"}));
   EXPECT_EQ(keys_of({doc["executables"]}), declared({"kernelopt.manifest: executables"}));
   EXPECT_EQ(keys_of({doc["tools"]}), declared({"kernelopt.manifest: tools"}));

@@ -21,16 +21,17 @@ set(allow_cuda      core formats harness bench kernelopt)
 set(allow_kopt/inputs  core formats)
 set(allow_kopt/profile core formats static kopt/inputs)
 set(allow_kopt/records core formats kopt/inputs)
-set(allow_kopt/decide  core formats kopt/inputs kopt/profile kopt/records)
+set(allow_kopt/decide  core formats kopt/inputs kopt/profile kopt/records kopt/sweep)
 set(allow_kopt/compare core formats kopt/inputs kopt/records)
 set(allow_kopt/experience core formats kopt/inputs kopt/records)
-set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience)
+set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience kopt/sweep)
 set(allow_kopt/run     core formats static cuda kopt/inputs kopt/records)
+set(allow_kopt/sweep   core formats kopt/inputs kopt/records kopt/run)
 set(allow_kopt/scale   core formats kopt/inputs kopt/records kopt/run)
 set(allow_kopt/cli     core formats static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-                       kopt/report kopt/run kopt/experience kopt/scale)
+                       kopt/report kopt/run kopt/experience kopt/sweep kopt/scale)
 set(units core formats harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-          kopt/experience kopt/report kopt/run kopt/scale kopt/cli)
+          kopt/experience kopt/report kopt/run kopt/sweep kopt/scale kopt/cli)
 
 # The unit of a path relative to SOURCE_DIR (or of an include's path).
 function(_unit_of path out)

@@ -80,6 +80,8 @@ int cmd_overlap(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_experience(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_recommend(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_status(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_sweep(const arguments& args, std::ostream& out, std::ostream& err);
+int cmd_select(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_shard(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err);
 int cmd_slurm(const arguments& args, std::ostream& out, std::ostream& err);

@@ -1,9 +1,11 @@
 #include "kopt/decide/assemble.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "kopt/profile/document.hpp"
 #include "kopt/records/source_hash.hpp"
+#include "kopt/sweep/selection.hpp"
 #include "core/utc.hpp"
 #include "core/version.hpp"
 
@@ -170,6 +172,17 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_seeds = m.m_seeds;
   r.m_tolerance = m.m_tolerance;
   r.m_failure = in.m_failure;
+  if (decl.m_family && std::filesystem::exists(decl.m_family->m_selection)) {
+    // The dispatch this run timed was generated from this selection.
+    const selection s = read_selection(decl.m_family->m_selection);
+    dispatch_info info;
+    info.m_selection_utc = s.m_utc;
+    for (const shape_selection& shape : s.m_shapes) {
+      const point_decl* p = decl.m_family->point(shape.m_champion);
+      info.m_served.push_back({shape.m_shape, shape.m_champion, p != nullptr ? p->m_params : std::vector<std::string>{}});
+    }
+    r.m_dispatch = info;
+  }
   if (!in.m_failure) {
     r.m_correctness = summarize_correctness(m, in.m_variant, in.m_correctness);
   } else {

@@ -65,7 +65,30 @@ const std::vector<field_doc> k_impl_fields = {
     {"methods", "array", "variants and baselines: METHODS, checked against the machine code (baselines: [])"},
     {"expect_failure", "string | null", "variants and baselines: the EXPECT_FAILURE regex, else null"},
     {"static", "object", "CUDA variants, when kopt is built: the static check's inputs"},
+    {"family", "object", "variants declared with PARAMS: the family of points (docs/sweeps.md)"},
     {"switches", "array", "variants with switchable METHODS (`<method>=<MACRO>`): one object each (docs/ablation.md)"},
+};
+
+const std::vector<field_doc> k_family_fields = {
+    {"params", "array", "PARAMS as declared, `NAME=v1,v2,...`"},
+    {"constraints", "array", "PARAM_CONSTRAINTS: comparisons that hold on every declared shape"},
+    {"max_points", "integer | null", "MAX_POINTS, null when not declared"},
+    {"space", "integer", "combinations of the PARAMS values"},
+    {"valid", "integer", "combinations every constraint allows"},
+    {"points", "array", "the points swept, in enumeration order"},
+    {"build_command", "array", "`cmake --build <top>` (and `--config`): the point targets follow"},
+    {"keep_going", "array", "`--` and the native build tool's keep-going flag (empty when unknown)"},
+    {"selection", "string", "`<RECORDS>/<k>/<variant>.selection.json`, written by `kopt select`"},
+    {"sweep_dir", "string", "`<build>/kernelopt/<k>/sweep/<variant>`: one result file per point"},
+    {"dispatch", "string | null", "the generated dispatch function, null until a selection exists"},
+};
+
+const std::vector<field_doc> k_point_fields = {
+    {"name", "string", "`<variant>_p<index>`, the index in the full space (first parameter slowest)"},
+    {"params", "array", "`NAME=value` per parameter"},
+    {"target", "string", "the CMake target that builds it (not in ALL); \"\" when `skip` is set"},
+    {"library", "string", "the shared library the target makes; \"\" when `skip` is set"},
+    {"skip", "string | null", "why this build does not compile the point (its architectures), else null"},
 };
 
 const std::vector<field_doc> k_switch_fields = {
@@ -135,6 +158,28 @@ json variant_json(const variant_decl& v) {
               {"methods", v.m_methods},
               {"expect_failure", or_null(v.m_expect_failure)}};
   if (v.m_static) out["static"] = {{"objects", v.m_static->m_objects}, {"args", v.m_static->m_args}};
+  if (v.m_family) {
+    const family_decl& f = *v.m_family;
+    json points = json::array();
+    for (const point_decl& p : f.m_points) {
+      points.push_back({{"name", p.m_name},
+                        {"params", p.m_params},
+                        {"target", p.m_target},
+                        {"library", p.m_library},
+                        {"skip", or_null(p.m_skip)}});
+    }
+    out["family"] = {{"params", f.m_params},
+                     {"constraints", f.m_constraints},
+                     {"max_points", f.m_max_points ? json(*f.m_max_points) : json(nullptr)},
+                     {"space", f.m_space},
+                     {"valid", f.m_valid},
+                     {"points", points},
+                     {"build_command", f.m_build_command},
+                     {"keep_going", f.m_keep_going},
+                     {"selection", f.m_selection},
+                     {"sweep_dir", f.m_sweep_dir},
+                     {"dispatch", or_null(f.m_dispatch)}};
+  }
   if (!v.m_switches.empty()) {
     json switches = json::array();
     for (const method_switch& s : v.m_switches) {
@@ -147,6 +192,30 @@ json variant_json(const variant_decl& v) {
     out["switches"] = switches;
   }
   return out;
+}
+
+family_decl read_family(const json_reader& node) {
+  family_decl f;
+  f.m_params = strings(node.at("params"));
+  f.m_constraints = strings(node.at("constraints"));
+  if (node.has("max_points")) f.m_max_points = node.at("max_points").as_count();
+  f.m_space = node.at("space").as_count();
+  f.m_valid = node.at("valid").as_count();
+  const json_reader points = node.at("points");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json_reader p = points.at(i);
+    f.m_points.push_back({read_name(p.at("name")), strings(p.at("params")), p.at("target").as_string(),
+                          p.at("library").as_string(), optional_string(p, "skip")});
+    if (!f.m_points.back().m_skip && f.m_points.back().m_target.empty()) p.at("target").fail("empty, and no skip");
+  }
+  if (f.m_points.empty()) points.fail("a family has at least one point");
+  f.m_build_command = strings(node.at("build_command"));
+  if (f.m_build_command.empty()) node.at("build_command").fail("empty");
+  f.m_keep_going = strings(node.at("keep_going"));
+  f.m_selection = node.at("selection").as_string();
+  f.m_sweep_dir = node.at("sweep_dir").as_string();
+  f.m_dispatch = optional_string(node, "dispatch");
+  return f;
 }
 
 }  // namespace
@@ -180,6 +249,13 @@ int manifest::variant_index(const std::string& name) const {
     if (m_variants[i].m_name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+const point_decl* family_decl::point(const std::string& name) const {
+  for (const point_decl& p : m_points) {
+    if (p.m_name == name) return &p;
+  }
+  return nullptr;
 }
 
 const variant_decl& manifest::variant(const std::string& name) const {
@@ -257,6 +333,7 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
       const json_reader st = v.at("static");
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};
     }
+    if (v.has("family")) decl.m_family = read_family(v.at("family"));
     if (v.has("switches")) {
       const json_reader switches = v.at("switches");
       for (std::size_t j = 0; j < switches.size(); ++j) {
@@ -352,6 +429,8 @@ std::vector<format_table> manifest_tables() {
           {"kernelopt.manifest: args[]", k_arg_fields},
           {"kernelopt.manifest: reference, variants[], baselines[]", k_impl_fields},
           {"kernelopt.manifest: variants[].static", k_static_fields},
+          {"kernelopt.manifest: variants[].family", k_family_fields},
+          {"kernelopt.manifest: variants[].family.points[]", k_point_fields},
           {"kernelopt.manifest: variants[].switches[]", k_switch_fields},
           {"kernelopt.manifest: executables", k_executables_fields},
           {"kernelopt.manifest: tools", k_tools_fields}};

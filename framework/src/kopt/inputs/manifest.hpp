@@ -51,6 +51,32 @@ struct static_check {
   std::vector<std::string> m_args;
 };
 
+// One point of a family: PARAMS fixed to one value each (docs/sweeps.md).
+struct point_decl {
+  std::string m_name;                 // "<variant>_p<index in the full space>"
+  std::vector<std::string> m_params;  // "NAME=value", in PARAMS order
+  std::string m_target;               // the CMake target that builds it ("" when skipped)
+  std::string m_library;              // the shared library the target makes ("" when skipped)
+  std::optional<std::string> m_skip;  // why this build does not compile it (its architectures)
+};
+
+// A variant declared with PARAMS: its points and how the sweep builds them.
+struct family_decl {
+  std::vector<std::string> m_params;       // "NAME=v1,v2", as declared
+  std::vector<std::string> m_constraints;  // PARAM_CONSTRAINTS
+  std::optional<std::int64_t> m_max_points;
+  std::int64_t m_space = 0;  // combinations of the PARAMS values
+  std::int64_t m_valid = 0;  // of those, the ones every constraint allows
+  std::vector<point_decl> m_points;        // the points swept (sampled when MAX_POINTS < valid)
+  std::vector<std::string> m_build_command;  // cmake --build <top> [--config C]; targets follow
+  std::vector<std::string> m_keep_going;     // "--" and the native tool's keep-going flag
+  std::string m_selection;                   // <records>/<k>/<variant>.selection.json
+  std::string m_sweep_dir;                   // <build>/kernelopt/<k>/sweep/<variant>
+  std::optional<std::string> m_dispatch;     // the generated dispatch function, once selected
+
+  [[nodiscard]] const point_decl* point(const std::string& name) const;
+};
+
 // A METHODS entry <method>=<MACRO> (docs/ablation.md): the variant is
 // compiled with MACRO=1; its ablation `impl` (<variant>__no_<method>),
 // module target `target`, with MACRO=0.
@@ -71,6 +97,7 @@ struct variant_decl {
   std::vector<std::string> m_methods;
   std::optional<static_check> m_static;  // CUDA variants, when kopt is built
   std::optional<std::string> m_expect_failure;  // as impl_decl's
+  std::optional<family_decl> m_family;          // declared with PARAMS
   std::vector<method_switch> m_switches;  // the switchable METHODS, in claim order
 
   [[nodiscard]] const method_switch* find_switch(const std::string& method) const;

@@ -30,6 +30,12 @@ const std::vector<field_doc> k_record_fields = {
     {"static", "object", "the `kernelopt.static` document, or why there is none"},
     {"failure", "object | null", "`{step, cause}` when a step did not finish"},
     {"ablation", "object | null", "per switchable METHOD, its attribution and class, once `kopt ablate` ran"},
+    {"dispatch", "object", "family variants only (docs/sweeps.md): which point served which shape"},
+};
+
+const std::vector<field_doc> k_dispatch_fields = {
+    {"selection_utc", "string", "the `utc` of the `kernelopt.selection` the dispatch was generated from"},
+    {"served", "array", "per declared shape: `shape`, `point`, `params` (`NAME=value`)"},
 };
 
 const std::vector<field_doc> k_timing_fields = {
@@ -284,7 +290,7 @@ json to_json(const gate_result& g) {
 json to_json(const record& r) {
   json masked = nullptr;
   if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
-  return {{"schema_version", r.m_schema_version},
+  json out = {{"schema_version", r.m_schema_version},
           {"kind", "kernelopt.record"},
           {"kernel", r.m_kernel},
           {"variant", r.m_variant},
@@ -309,6 +315,14 @@ json to_json(const record& r) {
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
                                   : json(nullptr)},
           {"ablation", r.m_ablation ? to_json(*r.m_ablation) : json(nullptr)}};
+  if (r.m_dispatch) {
+    json served = json::array();
+    for (const served_shape& s : r.m_dispatch->m_served) {
+      served.push_back({{"shape", s.m_shape}, {"point", s.m_point}, {"params", s.m_params}});
+    }
+    out["dispatch"] = {{"selection_utc", r.m_dispatch->m_selection_utc}, {"served", served}};
+  }
+  return out;
 }
 
 record record_from_json(const json& doc, const std::string& file) {
@@ -344,6 +358,17 @@ record record_from_json(const json& doc, const std::string& file) {
     r.m_failure = run_failure{failure.at("step").as_string(), failure.at("cause").as_string()};
   }
   if (root.has("ablation")) r.m_ablation = ablation_from_json(root.at("ablation"));
+  if (root.has("dispatch")) {
+    const json_reader dispatch = root.at("dispatch");
+    dispatch_info info;
+    info.m_selection_utc = dispatch.at("selection_utc").as_string();
+    const json_reader served = dispatch.at("served");
+    for (std::size_t i = 0; i < served.size(); ++i) {
+      const json_reader s = served.at(i);
+      info.m_served.push_back({s.at("shape").as_string(), read_name(s.at("point")), strings(s.at("params"))});
+    }
+    r.m_dispatch = info;
+  }
   return r;
 }
 
@@ -365,7 +390,8 @@ std::vector<format_table> record_tables() {
   std::vector<format_table> tables = {{"kernelopt.record", k_record_fields},
                                       {"kernelopt.record: timing", k_timing_fields},
                                       {"kernelopt.record: timing.shapes[]", k_shape_fields},
-                                      {"kernelopt.record: gate", k_gate_fields}};
+                                      {"kernelopt.record: gate", k_gate_fields},
+                                      {"kernelopt.record: dispatch", k_dispatch_fields}};
   for (format_table& t : ablation_tables()) tables.push_back(std::move(t));
   return tables;
 }

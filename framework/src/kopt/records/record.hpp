@@ -131,6 +131,18 @@ struct run_failure {
   std::string m_cause;  // "signal 11 (Segmentation fault)", "timed out after 600 s (limit: ...)"
 };
 
+// The record of a family variant (docs/sweeps.md): the selection its
+// dispatch was generated from, and which point served which shape.
+struct served_shape {
+  std::string m_shape;
+  std::string m_point;
+  std::vector<std::string> m_params;  // NAME=value
+};
+struct dispatch_info {
+  std::string m_selection_utc;  // the selection's own utc
+  std::vector<served_shape> m_served;  // in SHAPES order
+};
+
 struct record {
   int m_schema_version = k_record_schema_version;  // as read: the rules of that version apply
   std::string m_kernel;
@@ -153,6 +165,7 @@ struct record {
   json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
   embedded_document<static_result> m_static;  // as given by --static
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
+  std::optional<dispatch_info> m_dispatch;  // family variants only; absent otherwise
   gate_result m_gate;
   // Written by `kopt ablate` after the record was made (docs/ablation.md):
   // the only field a later command adds besides `masked`.

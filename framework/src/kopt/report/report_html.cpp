@@ -178,6 +178,20 @@ std::string render_html(const report_model& r) {
            td(run.m_sm_clock, "num") + "<td class=\"flag\">" + html_escape(join(run.m_flags, "; ")) + "</td></tr>\n";
   }
   out += "</table></div>\n";
+  for (const report_family& f : r.m_families) {
+    out += "<h2>Family " + html_escape(f.m_variant) + "</h2>\n";
+    if (!f.m_error.empty()) {
+      out += "<p>The selection cannot be read: " + html_escape(f.m_error) + "</p>\n";
+      continue;
+    }
+    out += "<p>" + std::to_string(f.m_points) + " points, " + std::to_string(f.m_failed) +
+           " failed; the sweep table and frontier: <a href=\"" + html_escape(f.m_variant) + ".sweep.html\">" +
+           html_escape(f.m_variant) + ".sweep.html</a>.</p>\n<table><tr><th>shape</th><th>served by</th></tr>\n";
+    for (const auto& [shape, point] : f.m_served) {
+      out += "<tr><td>" + html_escape(shape) + "</td><td>" + html_escape(point) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+  }
   if (!r.m_notes.empty()) out += "<h2>Notes</h2>\n<div id=\"notes\">\n" + notes_to_html(r.m_notes) + "</div>\n";
   out += "<h2>Stop or continue</h2>\n<ul id=\"stop\">\n";
   out += std::string("<li>") + (r.m_stop ? "<strong>stop</strong>" : "continue") + ": " +

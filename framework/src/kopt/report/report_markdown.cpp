@@ -178,6 +178,16 @@ std::string render_markdown(const report_model& r) {
     out += "| " + run.m_variant + " | " + cell(run.m_device) + " | " + cell(run.m_driver) + " | " + run.m_cuda +
            " | " + run.m_sm_clock + " | " + cell(join(run.m_flags, "; ")) + " |\n";
   }
+  for (const report_family& f : r.m_families) {
+    out += "\n## Family " + f.m_variant + "\n\n";
+    if (!f.m_error.empty()) {
+      out += "The selection cannot be read: " + f.m_error + "\n";
+      continue;
+    }
+    out += std::to_string(f.m_points) + " points, " + std::to_string(f.m_failed) + " failed; the sweep table and " +
+           "frontier: [" + f.m_variant + ".sweep.md](" + f.m_variant + ".sweep.md).\n\n| shape | served by |\n|---|---|\n";
+    for (const auto& [shape, point] : f.m_served) out += "| " + shape + " | " + point + " |\n";
+  }
   if (!r.m_notes.empty()) out += "\n## Notes\n\n" + notes_to_markdown(r.m_notes);
 
   // Last, for whoever decides the next step (docs/agents.md).

@@ -1,11 +1,13 @@
 #include "kopt/report/report_model.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "core/format.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/decide/stop.hpp"
 #include "kopt/experience/from_record.hpp"
+#include "kopt/sweep/selection.hpp"
 #include "kopt/experience/recommend.hpp"
 #include "kopt/decide/targets.hpp"
 #include "core/utc.hpp"
@@ -52,6 +54,20 @@ report_model build_report(const manifest& m, const record_set& records, const st
   report.m_kernel = m.m_kernel;
   report.m_generated_utc = utc_now_iso();
   report.m_notes = notes;
+  for (const variant_decl& v : m.m_variants) {
+    if (!v.m_family || !std::filesystem::exists(v.m_family->m_selection)) continue;
+    report_family family;
+    family.m_variant = v.m_name;
+    try {
+      const selection s = read_selection(v.m_family->m_selection);
+      for (const shape_selection& shape : s.m_shapes) family.m_served.emplace_back(shape.m_shape, shape.m_champion);
+      family.m_points = s.m_points.size();
+      family.m_failed = s.m_failed.size();
+    } catch (const std::exception& error) {
+      family.m_error = error.what();
+    }
+    report.m_families.push_back(family);
+  }
   report.m_shapes = m.m_shapes;
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (const record* r = records.at(i)) {

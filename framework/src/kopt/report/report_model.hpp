@@ -131,6 +131,16 @@ struct report_advice {
   std::string m_tried;     // "v2 failure" or ""
 };
 
+// A family variant with a selection (docs/sweeps.md): which point serves
+// which shape; the sweep report beside report.md has the rest.
+struct report_family {
+  std::string m_variant;
+  std::vector<std::pair<std::string, std::string>> m_served;  // shape, point
+  std::size_t m_points = 0;
+  std::size_t m_failed = 0;
+  std::string m_error;  // the selection could not be read: why
+};
+
 // A recorded variant's ablation (kopt ablate, docs/ablation.md).
 struct report_ablation {
   std::string m_variant;
@@ -163,6 +173,7 @@ struct report_model {
   std::vector<report_ablation> m_ablations;  // declaration order, recorded variants with one
   bool m_roofline_available = false;
   std::string m_notes;  // Markdown, as given by --notes
+  std::vector<report_family> m_families;  // families with a selection, declaration order
 
   std::vector<std::string> m_baselines;      // declared baselines: the vs columns
   std::vector<shape_table> m_shape_tables;   // per report shape

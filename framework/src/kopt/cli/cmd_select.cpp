@@ -1,0 +1,57 @@
+// kopt select: the per-shape champion, the frontier and the failed points
+// of a family, from its points' results; writes the selection the dispatch
+// is generated from and the sweep report (kopt/sweep/selection.hpp).
+#include <cstdlib>
+#include <ostream>
+
+#include "kopt/cli/commands.hpp"
+#include "kopt/records/kernel_lock.hpp"
+#include "kopt/report/sweep_report.hpp"
+#include "kopt/sweep/selection.hpp"
+
+namespace kopt::cli {
+
+int cmd_select(const arguments& args, std::ostream& out, std::ostream& err) {
+  const manifest m = read_manifest_of(args);
+  if (const auto kernel = args.optional_value("--kernel"); kernel && *kernel != m.m_kernel) {
+    throw usage_error("--kernel " + shorten(*kernel) + ": the manifest is of kernel " + m.m_kernel);
+  }
+  const variant_decl& family = m.variant(args.value("--variant"));
+  if (!family.m_family) {
+    throw usage_error("variant " + family.m_name + " of " + m.m_kernel + " is not a family (declared without PARAMS)");
+  }
+  double margin = k_default_select_margin;
+  if (const auto text = args.optional_value("--margin")) {
+    char* end = nullptr;
+    margin = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || !(margin >= 0) || !(margin < 1)) {
+      throw usage_error("--margin must be a fraction in [0, 1), got '" + shorten(*text) + "'");
+    }
+  }
+  std::filesystem::path dir = family.m_family->m_sweep_dir;
+  if (const auto given = args.optional_value("--sweep-dir")) dir = std::filesystem::absolute(*given).lexically_normal();
+  sweep_report report;
+  report.m_results = load_point_results(family, dir);
+  report.m_selection = compute_selection(m, family, report.m_results, margin);
+  const file_lock lock = lock_kernel(m, lock_wait_option(args), "select", err);
+  const std::filesystem::path path = m.kernel_records_dir() / (family.m_name + ".selection.json");
+  write_json_atomic(path, to_json(report.m_selection));
+  write_sweep_report(report, m.kernel_records_dir() / "report");
+  if (args.has("--json")) {
+    out << to_json(report.m_selection).dump(2) << "\n";
+    return k_exit_ok;
+  }
+  const selection& s = report.m_selection;
+  out << "select " << m.m_kernel << "/" << family.m_name << ": " << s.m_points.size() << " points, "
+      << s.m_failed.size() << " failed, margin " << s.m_margin << "\n";
+  for (const shape_selection& shape : s.m_shapes) {
+    out << "  " << shape.m_shape << ": " << shape.m_champion << " (" << shape.m_frontier.size()
+        << " on the frontier)\n";
+  }
+  for (const failed_point& f : s.m_failed) out << "  failed " << f.m_point << ": " << shorten(f.m_reason, 160) << "\n";
+  out << "wrote " << path.string() << " and " << (m.kernel_records_dir() / "report" / (family.m_name + ".sweep.md")).string()
+      << "; configure again (the select-" << m.m_kernel << " target does) to build the dispatch\n";
+  return k_exit_ok;
+}
+
+}  // namespace kopt::cli

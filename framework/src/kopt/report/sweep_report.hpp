@@ -1,0 +1,37 @@
+// The sweep report of a family: the sweep table (points x shapes, each
+// shape's champion marked), the per-shape champion map, the frontier and
+// the failed points, in Markdown and self-contained HTML. Built from the
+// selection and the points' results (kopt/sweep); `extra` sections are
+// appended as given (the hook for the ablation table, docs/sweeps.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kopt/sweep/point_result.hpp"
+#include "kopt/sweep/selection.hpp"
+
+namespace kopt {
+
+// A section another analysis adds to the sweep report (title, then its
+// body in each format; the HTML body is inserted as is).
+struct sweep_report_section {
+  std::string m_title;
+  std::string m_markdown;
+  std::string m_html;
+};
+
+struct sweep_report {
+  selection m_selection;
+  std::vector<point_result> m_results;  // one per point, in the selection's order
+  std::vector<sweep_report_section> m_extra;
+};
+
+[[nodiscard]] std::string render_sweep_markdown(const sweep_report& report);
+[[nodiscard]] std::string render_sweep_html(const sweep_report& report);
+
+// <dir>/<variant>.sweep.md and <variant>.sweep.html, atomically.
+void write_sweep_report(const sweep_report& report, const std::filesystem::path& dir);
+
+}  // namespace kopt

@@ -1,0 +1,9 @@
+# EXPECT: kernel_opt_add_variant\(gemm\): variant 'v0' is a family \(PARAMS\) and switches METHODS \('cache_blocking=KOPT_BLOCKED'\); a family cannot be ablated METHODS: 'loop_interchange.cache_blocking=KOPT_BLOCKED' PARAMS: 'BM=16,32'
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0
+  METHODS loop_interchange cache_blocking=KOPT_BLOCKED
+  PARAMS "BM=16,32")
