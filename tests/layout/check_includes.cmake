@@ -27,7 +27,7 @@ set(allow_kopt/experience core formats kopt/inputs kopt/records)
 set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience kopt/sweep)
 set(allow_kopt/run     core formats static cuda kopt/inputs kopt/records)
 set(allow_kopt/sweep   core formats kopt/inputs kopt/records kopt/run)
-set(allow_kopt/scale   core formats kopt/inputs kopt/records kopt/run)
+set(allow_kopt/scale   core formats kopt/inputs kopt/records kopt/run kopt/sweep kopt/decide kopt/report)
 set(allow_kopt/cli     core formats static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
                        kopt/report kopt/run kopt/experience kopt/sweep kopt/scale)
 set(units core formats harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare

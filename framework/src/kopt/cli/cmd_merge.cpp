@@ -6,6 +6,7 @@
 #include "core/format.hpp"
 #include "kopt/cli/commands.hpp"
 #include "kopt/scale/merge_files.hpp"
+#include "kopt/sweep/selection.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -58,8 +59,22 @@ int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err) {
   const scale::scan_result scanned = scale::scan_shards(roots);
   const scale::merge_plan plan = scale::plan_merge(scanned.m_shards);
   const std::filesystem::path dir = std::filesystem::absolute(args.value("--out")).lexically_normal();
-  scale::write_merge(plan, scanned.m_partial, dir);
-  out << scale::render_merge_markdown(plan, scanned.m_partial);
+  // With the suite's manifests: each model's records, selections and reports too.
+  std::optional<scale::suite> suite;
+  if (args.has("--manifest") || args.has("--build-dir")) {
+    try {
+      suite = scale::load_suite(scale::manifests_of(args.values("--manifest"), args.optional_value("--build-dir")));
+      scale::check_same_suite(*suite, plan);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  }
+  double margin = k_default_select_margin;
+  if (const auto text = args.optional_value("--margin")) margin = fraction_option("--margin", *text);
+  const std::vector<scale::group_records> records =
+      scale::write_merge(plan, scanned.m_partial, dir, suite ? &*suite : nullptr, margin);
+  out << scale::render_merge_markdown(plan, scanned.m_partial, records);
+  if (!suite) out << "no records, selections or reports: give --manifest or --build-dir for them\n";
   out << "merged into " << dir.string() << "\n";
   int status = k_exit_ok;
   if (plan.has_conflicts()) {

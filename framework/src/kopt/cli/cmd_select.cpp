@@ -21,22 +21,12 @@ int cmd_select(const arguments& args, std::ostream& out, std::ostream& err) {
     throw usage_error("variant " + family.m_name + " of " + m.m_kernel + " is not a family (declared without PARAMS)");
   }
   double margin = k_default_select_margin;
-  if (const auto text = args.optional_value("--margin")) {
-    char* end = nullptr;
-    margin = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !(margin >= 0) || !(margin < 1)) {
-      throw usage_error("--margin must be a fraction in [0, 1), got '" + shorten(*text) + "'");
-    }
-  }
+  if (const auto text = args.optional_value("--margin")) margin = fraction_option("--margin", *text);
   std::filesystem::path dir = family.m_family->m_sweep_dir;
   if (const auto given = args.optional_value("--sweep-dir")) dir = std::filesystem::absolute(*given).lexically_normal();
-  sweep_report report;
-  report.m_results = load_point_results(family, dir);
-  report.m_selection = compute_selection(m, family, report.m_results, margin);
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "select", err);
-  const std::filesystem::path path = m.kernel_records_dir() / (family.m_name + ".selection.json");
-  write_json_atomic(path, to_json(report.m_selection));
-  write_sweep_report(report, m.kernel_records_dir() / "report");
+  const sweep_report report = select_family(m, family, dir, margin);
+  const std::filesystem::path path = selection_file(m, family);
   if (args.has("--json")) {
     out << to_json(report.m_selection).dump(2) << "\n";
     return k_exit_ok;

@@ -15,15 +15,11 @@ namespace kopt::cli {
 namespace {
 
 scale::suite suite_of(const arguments& args) {
-  std::vector<std::filesystem::path> manifests;
-  for (const std::string& m : args.values("--manifest")) manifests.emplace_back(m);
-  if (const auto dir = args.optional_value("--build-dir")) {
-    const std::vector<std::filesystem::path> found = scale::find_manifests(*dir);
-    if (found.empty()) throw usage_error("--build-dir " + *dir + ": no kernelopt/<k>/manifest.json under it");
-    manifests.insert(manifests.end(), found.begin(), found.end());
+  try {
+    return scale::load_suite(scale::manifests_of(args.values("--manifest"), args.optional_value("--build-dir")));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
   }
-  if (manifests.empty()) throw usage_error("give --manifest FILE (repeatable) or --build-dir DIR");
-  return scale::load_suite(manifests);
 }
 
 scale::shard_spec shard_of_args(const arguments& args) {
@@ -34,12 +30,14 @@ scale::shard_spec shard_of_args(const arguments& args) {
   }
 }
 
-// ^(k\.(correct|bench|static)\.(a|b)|...)$: the generated CTest tests of the units.
+// ^(k\.(correct|bench|static)\.(a|b)|k\.sweep\.p|...)$: the generated CTest
+// tests of the units (a family point's test is its <k>.sweep.<point>).
 std::string ctest_regex(const scale::suite& s, const std::vector<std::string>& units) {
   std::vector<std::string> alternatives;
   for (const scale::suite_unit& unit : s.m_units) {
     if (std::find(units.begin(), units.end(), unit.m_name) == units.end()) continue;
-    alternatives.push_back(unit.m_kernel + "\\.(correct|bench|static)\\." + unit.m_impl);
+    alternatives.push_back(unit.m_family.empty() ? unit.m_kernel + "\\.(correct|bench|static)\\." + unit.m_impl
+                                                 : unit.m_kernel + "\\.sweep\\." + unit.m_impl);
   }
   // A shard without units selects no test.
   return alternatives.empty() ? "^$" : "^(" + join(alternatives, "|") + ")$";

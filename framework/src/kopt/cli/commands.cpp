@@ -313,7 +313,11 @@ const std::vector<command>& command_table() {
        -1,
        {{"--out", "DIR", o::required, "the merged folder (replaced when it holds an earlier merge)"},
         {"--same-as", "DIR", o::optional,
-         "another merge folder (e.g. a single-host run): exit 1 unless champions and failures agree"}},
+         "another merge folder (e.g. a single-host run): exit 1 unless champions and failures agree"},
+        {"--manifest", "FILE", o::repeated,
+         "a kernel's manifest.json (repeatable): also write each model's records, selections and reports"},
+        {"--build-dir", "DIR", o::optional, "every kernel manifest under this build folder, as --manifest"},
+        {"--margin", "FRACTION", o::optional, "the selections' frontier margin, as kopt select's (default 0.03)"}},
        "0 complete, 1 conflicting duplicates (merged by the rule) or not the same as --same-as, "
        "2 usage or input error, 3 incomplete: shards missing (named)",
        cmd_merge},
@@ -359,15 +363,18 @@ int int_option(const std::string& option, const std::string& text, int min, int 
   return static_cast<int>(value);
 }
 
+double fraction_option(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(value >= 0) || !(value < 1)) {
+    throw usage_error(option + " must be a fraction in [0, 1), got '" + shorten(text) + "'");
+  }
+  return value;
+}
+
 double threshold_option(const arguments& args) {
   const auto text = args.optional_value("--threshold");
-  if (!text) return k_default_threshold;
-  char* end = nullptr;
-  const double threshold = std::strtod(text->c_str(), &end);
-  if (end == text->c_str() || *end != '\0' || !(threshold >= 0) || !(threshold < 1)) {
-    throw usage_error("--threshold must be a fraction in [0, 1), got '" + shorten(*text) + "'");
-  }
-  return threshold;
+  return text ? fraction_option("--threshold", *text) : k_default_threshold;
 }
 
 double lock_wait_option(const arguments& args) {

@@ -42,6 +42,9 @@ struct command {
 // expected an integer from <min> to <max>" otherwise.
 [[nodiscard]] int int_option(const std::string& option, const std::string& text, int min, int max);
 
+// `text` as a fraction in [0, 1); usage_error naming `option` otherwise.
+[[nodiscard]] double fraction_option(const std::string& option, const std::string& text);
+
 // --threshold FRACTION in [0, 1), else k_default_threshold (verdict.hpp).
 [[nodiscard]] double threshold_option(const arguments& args);
 

@@ -34,4 +34,13 @@ struct sweep_report {
 // <dir>/<variant>.sweep.md and <variant>.sweep.html, atomically.
 void write_sweep_report(const sweep_report& report, const std::filesystem::path& dir);
 
+// What `kopt select` does, for it and for `kopt merge`: every point's result
+// from `sweep_dir` (load_point_results), the selection (compute_selection),
+// written atomically to <m.kernel_records_dir()>/<variant>.selection.json,
+// and the sweep report to <m.kernel_records_dir()>/report. The caller holds
+// the kernel's lock where other writers may run. Throws what those throw.
+[[nodiscard]] sweep_report select_family(const manifest& m, const variant_decl& family,
+                                         const std::filesystem::path& sweep_dir, double margin);
+[[nodiscard]] std::filesystem::path selection_file(const manifest& m, const variant_decl& family);
+
 }  // namespace kopt

@@ -41,7 +41,8 @@ champion_map champions_of(const merge_plan& plan, const merge_group& group) {
   return champions_of(group.m_device_model, units);
 }
 
-json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial) {
+json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+             const std::vector<group_records>& records) {
   json inputs = json::array();
   for (const shard_input& input : plan.m_inputs) inputs.push_back(input_json(input));
   json groups = json::array();
@@ -65,12 +66,19 @@ json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& p
       for (const std::size_t i : c.m_inputs) runs.push_back(plan.m_inputs[i].m_doc.m_run_id);
       conflicts.push_back({{"unit", c.m_unit}, {"run_ids", runs}, {"what", c.m_what}});
     }
+    json made = nullptr;
+    if (const std::size_t i = groups.size(); i < records.size()) {
+      made = {{"records", records[i].m_records},
+              {"selections", records[i].m_selections},
+              {"not_made", records[i].m_not_made}};
+    }
     groups.push_back({{"device_model", g.m_device_model},
                       {"folder", g.m_folder},
                       {"complete", g.m_missing_units.empty()},
                       {"units", units},
                       {"missing_units", g.m_missing_units},
-                      {"conflicts", conflicts}});
+                      {"conflicts", conflicts},
+                      {"records", made}});
   }
   json partial_dirs = json::array();
   for (const std::filesystem::path& p : partial) partial_dirs.push_back(p.string());
@@ -89,7 +97,8 @@ json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& p
           {"notes", plan.m_notes}};
 }
 
-std::string render_merge_markdown(const merge_plan& plan, const std::vector<std::filesystem::path>& partial) {
+std::string render_merge_markdown(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+                                  const std::vector<group_records>& records) {
   std::ostringstream md;
   md << "# Merge of " << plan.m_inputs.size() << " shard run(s), " << plan.m_shard_count << " shards\n\n";
   md << "| | |\n|---|---|\n";
@@ -121,6 +130,13 @@ std::string render_merge_markdown(const merge_plan& plan, const std::vector<std:
       }
     }
     md << "\n";
+    if (const std::size_t i = static_cast<std::size_t>(&g - plan.m_groups.data()); i < records.size()) {
+      md << "Records (`" << g.m_folder << "/records/`):\n\n";
+      for (const std::string& r : records[i].m_records) md << "- record " << r << "\n";
+      for (const std::string& r : records[i].m_selections) md << "- selection " << r << "\n";
+      for (const std::string& r : records[i].m_not_made) md << "- not made: " << r << "\n";
+      md << "\n";
+    }
   }
   if (!plan.m_missing_units.empty()) md << "Units of kernels no shard ran: " << join(plan.m_missing_units, ", ") << "\n\n";
   for (const std::filesystem::path& p : partial) md << "- unfinished run (not read): " << p.string() << "\n";
@@ -128,8 +144,9 @@ std::string render_merge_markdown(const merge_plan& plan, const std::vector<std:
   return md.str();
 }
 
-void write_merge(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
-                 const std::filesystem::path& out) {
+std::vector<group_records> write_merge(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+                                       const std::filesystem::path& out, const suite* s, double margin) {
+  if (s != nullptr) check_same_suite(*s, plan);
   if (std::filesystem::exists(out) && !std::filesystem::is_empty(out) &&
       !std::filesystem::exists(out / "merge.json")) {
     throw std::runtime_error(out.string() + " exists and holds no merge.json: give an empty or new folder");
@@ -144,17 +161,27 @@ void write_merge(const merge_plan& plan, const std::vector<std::filesystem::path
       const std::filesystem::path& from = plan.m_inputs[u.m_chosen].m_dir;
       copy_result(from, o.m_correctness_file, dir);
       copy_result(from, o.m_bench_file, dir);
-      for (const char* kind : {".correct.log", ".bench.log"}) {
+      copy_result(from, o.m_point_file, dir);
+      if (o.m_point_file) {
+        const std::string log = o.m_point_file->substr(0, o.m_point_file->size() - 5) + ".build.log";
+        if (std::filesystem::exists(from / log)) copy_result(from, log, dir);
+      }
+      for (const char* kind : {".correct.log", ".bench.log", ".sweep.log"}) {
         const std::string rel = o.m_kernel + "/logs/" + o.m_impl + kind;
         if (std::filesystem::exists(from / rel)) copy_result(from, rel, dir);
       }
     }
     write_json_atomic(dir / "champions.json", to_json(champions_of(plan, g)));
   }
-  write_json_atomic(tmp / "merge.json", to_json(plan, partial));
-  write_file_atomic(tmp / "merge.md", render_merge_markdown(plan, partial));
+  std::vector<group_records> records;
+  if (s != nullptr) {
+    for (const merge_group& g : plan.m_groups) records.push_back(write_group_records(*s, plan, g, tmp / g.m_folder, margin));
+  }
+  write_json_atomic(tmp / "merge.json", to_json(plan, partial, records));
+  write_file_atomic(tmp / "merge.md", render_merge_markdown(plan, partial, records));
   std::filesystem::remove_all(out);
   std::filesystem::rename(tmp, out);
+  return records;
 }
 
 }  // namespace kopt::scale

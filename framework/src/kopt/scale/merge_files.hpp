@@ -7,6 +7,10 @@
 //                the chosen results, byte for byte as the shard wrote them
 //                (the layout of one host's results folder)
 //   <model>/champions.json  kernelopt.champions of that model's units
+//   <model>/<kernel>/sweep/<family>/<point>.*  a family point's files, in
+//                the layout of the family's sweep folder
+//   <model>/records/  with the suite's manifests: records, selections and
+//                reports, as a single host makes them (merge_records.hpp)
 // Written into <out>.partial and renamed, so that <out> is whole or absent.
 #pragma once
 
@@ -16,20 +20,28 @@
 #include "core/json_io.hpp"
 #include "kopt/scale/champions.hpp"
 #include "kopt/scale/merge_plan.hpp"
+#include "kopt/scale/merge_records.hpp"
+#include "kopt/scale/suite.hpp"
 
 namespace kopt::scale {
 
 inline constexpr int k_merge_schema_version = 1;
 inline constexpr const char* k_merge_kind = "kernelopt.merge";
 
-[[nodiscard]] json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial);
+// `records`: per group (plan order) what write_group_records made; empty
+// when the merge was given no manifests.
+[[nodiscard]] json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+                           const std::vector<group_records>& records = {});
 [[nodiscard]] std::string render_merge_markdown(const merge_plan& plan,
-                                                const std::vector<std::filesystem::path>& partial);
+                                                const std::vector<std::filesystem::path>& partial,
+                                                const std::vector<group_records>& records = {});
 [[nodiscard]] champion_map champions_of(const merge_plan& plan, const merge_group& group);
 
-// Writes the folder. An existing <out> is replaced only when it holds a
-// merge.json (an earlier merge); otherwise std::runtime_error.
-void write_merge(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
-                 const std::filesystem::path& out);
+// Writes the folder; with `s` (the suite's manifests, check_same_suite
+// first) also each group's records. An existing <out> is replaced only when
+// it holds a merge.json (an earlier merge); otherwise std::runtime_error.
+std::vector<group_records> write_merge(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
+                                       const std::filesystem::path& out, const suite* s = nullptr,
+                                       double margin = 0.03);
 
 }  // namespace kopt::scale

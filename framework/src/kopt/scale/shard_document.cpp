@@ -47,6 +47,8 @@ json to_json(const unit_outcome& u) {
           {"bench", u.m_bench},
           {"bench_detail", u.m_bench_detail},
           {"bench_file", optional_string(u.m_bench_file)},
+          {"family", u.m_family.empty() ? json(nullptr) : json(u.m_family)},
+          {"point_file", optional_string(u.m_point_file)},
           {"elapsed_s", u.m_elapsed_s},
           {"shapes", shapes}};
 }
@@ -75,6 +77,9 @@ unit_outcome unit_from_json(const json_reader& node) {
   check_choice(node.at("bench"), u.m_bench, {"ok", "failed", "skipped", "error", "not_run"});
   u.m_bench_detail = node.at("bench_detail").as_string();
   u.m_bench_file = read_optional_string(node, "bench_file");
+  u.m_family = read_optional_string(node, "family").value_or("");
+  u.m_point_file = read_optional_string(node, "point_file");
+  if (u.m_family.empty() != !u.m_point_file) node.fail("family and point_file: a family point names both, other units neither");
   u.m_elapsed_s = node.at("elapsed_s").as_non_negative();
   const json_reader shapes = node.at("shapes");
   for (std::size_t i = 0; i < shapes.size(); ++i) u.m_shapes.push_back(shape_from_json(shapes.at(i)));

@@ -40,6 +40,11 @@ struct unit_outcome {
   std::string m_bench;  // ok | failed (a row failed) | skipped | error | not_run
   std::string m_bench_detail;
   std::optional<std::string> m_bench_file;
+  // A family point (docs/sweeps.md): its family variant, and its
+  // kernelopt.sweep_point file relative to the shard folder
+  // (<kernel>/sweep/<family>/<point>.json, the harness outputs beside it).
+  std::string m_family;  // "" for a variant or baseline
+  std::optional<std::string> m_point_file;
   double m_elapsed_s = 0;
   std::vector<shape_outcome> m_shapes;
 };

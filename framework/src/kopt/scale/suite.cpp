@@ -37,6 +37,18 @@ std::vector<std::filesystem::path> find_manifests(const std::filesystem::path& b
   return found;
 }
 
+std::vector<std::filesystem::path> manifests_of(const std::vector<std::string>& given,
+                                                const std::optional<std::string>& build_dir) {
+  std::vector<std::filesystem::path> manifests(given.begin(), given.end());
+  if (build_dir) {
+    const std::vector<std::filesystem::path> found = find_manifests(*build_dir);
+    if (found.empty()) throw std::invalid_argument("--build-dir " + *build_dir + ": no kernelopt/<k>/manifest.json under it");
+    manifests.insert(manifests.end(), found.begin(), found.end());
+  }
+  if (manifests.empty()) throw std::invalid_argument("give --manifest FILE (repeatable) or --build-dir DIR");
+  return manifests;
+}
+
 suite load_suite(const std::vector<std::filesystem::path>& manifests) {
   if (manifests.empty()) throw std::runtime_error("no kernel manifest: nothing to split into shards");
   suite s;
@@ -51,9 +63,19 @@ suite load_suite(const std::vector<std::filesystem::path>& manifests) {
                                s.m_manifests[i - 1].m_path.string() + " and " + m.m_path.string());
     }
     std::vector<std::string> impls;
-    for (const variant_decl& v : m.m_variants) impls.push_back(v.m_name);
-    for (const impl_decl& b : m.m_baselines) impls.push_back(b.m_name);
-    for (const std::string& impl : impls) s.m_units.push_back({m.m_kernel + "/" + impl, m.m_kernel, impl, i});
+    for (const variant_decl& v : m.m_variants) {
+      impls.push_back(v.m_name);
+      s.m_units.push_back({m.m_kernel + "/" + v.m_name, m.m_kernel, v.m_name, i, ""});
+      if (!v.m_family) continue;
+      for (const point_decl& p : v.m_family->m_points) {
+        impls.push_back(p.m_name);
+        s.m_units.push_back({m.m_kernel + "/" + p.m_name, m.m_kernel, p.m_name, i, v.m_name});
+      }
+    }
+    for (const impl_decl& b : m.m_baselines) {
+      impls.push_back(b.m_name);
+      s.m_units.push_back({m.m_kernel + "/" + b.m_name, m.m_kernel, b.m_name, i, ""});
+    }
     const json identity = {{"kernel", m.m_kernel},   {"impls", impls},
                            {"shapes", m.m_shapes},   {"quick_shapes", m.m_quick_shapes},
                            {"seeds", m.m_seeds},     {"tolerance", m.m_tolerance},

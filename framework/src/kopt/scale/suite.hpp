@@ -1,10 +1,12 @@
 // The work a suite splits into (docs/scale-out.md): one unit per
-// implementation of a kernel, named "<kernel>/<impl>". A unit name is only a
-// string to the shard assignment and the merge, so that whatever becomes an
-// implementation (a variant, a baseline, a point of a family) is a unit too.
+// implementation of a kernel, named "<kernel>/<impl>": each variant and
+// baseline, and each point of a family (PARAMS, docs/sweeps.md), which a
+// shard runs as `kopt sweep` does. A unit name is only a string to the shard
+// assignment and the merge.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@ struct suite_unit {
   std::string m_kernel;
   std::string m_impl;
   std::size_t m_manifest = 0;  // index in suite::m_manifests
+  std::string m_family;        // a point: the family variant it belongs to; "" otherwise
 };
 
 struct suite {
@@ -33,7 +36,14 @@ struct suite {
 // Every kernelopt manifest (<dir>/**/kernelopt/<k>/manifest.json) under a build folder, sorted.
 [[nodiscard]] std::vector<std::filesystem::path> find_manifests(const std::filesystem::path& build_dir);
 
-// The suite of these manifests: the variants and baselines of each kernel.
+// The manifests given (--manifest) and every one found under `build_dir`
+// (--build-dir), for kopt shard and kopt merge. Throws std::invalid_argument
+// naming what is missing when there is none.
+[[nodiscard]] std::vector<std::filesystem::path> manifests_of(const std::vector<std::string>& given,
+                                                              const std::optional<std::string>& build_dir);
+
+// The suite of these manifests: the variants, baselines and family points
+// of each kernel (a family variant is a unit too: its dispatch).
 // Throws std::runtime_error when two manifests declare one kernel, or none is given.
 [[nodiscard]] suite load_suite(const std::vector<std::filesystem::path>& manifests);
 

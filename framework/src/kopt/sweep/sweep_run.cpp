@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/file_lock.hpp"
 #include "core/format.hpp"
 #include "core/process.hpp"
 #include "core/utc.hpp"
@@ -37,6 +38,16 @@ std::string library_name(const point_decl& p) {
   return std::filesystem::path(p.m_library).filename().string();
 }
 
+// One build in a build tree at a time: the shards of a sweep (kopt shard
+// run, docs/scale-out.md) may share one tree, and two build tools writing
+// its logs and dependency files at once would corrupt them. Only the build
+// is serialized; tests and benchmarks run in parallel.
+std::filesystem::path build_lock_path(const manifest& m, const family_decl& f) {
+  const std::vector<std::string>& c = f.m_build_command;
+  if (c.size() >= 3 && c[1] == "--build") return std::filesystem::path(c[2]) / "kernelopt" / "sweep-build.lock";
+  return m.build_dir() / "sweep-build.lock";
+}
+
 // Builds `batch` in one process; sets each one's build stage.
 // The harness executables come first: a sweep may start in a tree that was
 // configured but not built (they are in ALL; the points are not).
@@ -57,7 +68,11 @@ void build_batch(const manifest& m, const family_decl& f, const std::vector<cons
   options.m_limit_s = 3600;
   options.m_limit_source = "kopt sweep's limit on one build batch";
   const auto start = clock_type::now();
-  process_result run = run_process(argv, options);
+  process_result run;
+  {
+    const file_lock lock = acquire_file_lock(build_lock_path(m, f), options.m_limit_s, "kopt sweep (build)");
+    run = run_process(argv, options);
+  }
   const double elapsed = seconds_since(start) / static_cast<double>(batch.size());
   const std::string output = run.m_out + run.m_err;
   for (std::size_t i = 0; i < batch.size(); ++i) {
