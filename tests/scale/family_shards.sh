@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# scale.family_shards: a family's points as shard units (docs/scale-out.md,
+# "Families"). One process runs `kopt sweep` + `kopt select` of scale_fam
+# v1 (16 points); the same suite then runs as 4 shards in separate
+# processes (one of them twice: a duplicate), and `kopt merge --manifest`
+# must give what the single process gave: the same selection (champion per
+# shape, failed points and why), the same points' stages, the same sweep
+# report, and the same records and kernel report as a single host's run of
+# the suite merged (`kopt shard run --shard 0/1`) — timings, dates and
+# hosts aside (compare_merge.cmake). A merge without one shard exits 3 and
+# makes no selection from the points it has.
+# Usage: family_shards.sh KOPT MANIFEST WORK_DIR SHARDS RECORDS_DIR COMPARE_SCRIPT
+set -euo pipefail
+kopt=$1 manifest=$2 work=$3 n=$4 records=$5 compare=$6
+rm -rf "$work" "$records/scale_fam"
+mkdir -p "$work"
+# kopt select writes the single-process selection into the kernel's
+# RECORDS; it must not outlive the test (a configure would build its dispatch).
+trap 'rm -rf "$records/scale_fam"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Numbers (times, ratios, dates) masked; identifiers such as v1_p5 kept.
+masked() { sed -E 's/(^|[^A-Za-z_0-9])[0-9][0-9.e+-]*/\1#/g' "$1"; }
+
+echo "== the points are units: every shard lists its share, together each point once"
+listed=()
+for ((i = 0; i < n; i++)); do
+  mapfile -t -O "${#listed[@]}" listed < <("$kopt" shard list --manifest "$manifest" --shard "$i/$n")
+  regex=$("$kopt" shard list --manifest "$manifest" --shard "$i/$n" --format ctest-regex)
+  for unit in $("$kopt" shard list --manifest "$manifest" --shard "$i/$n" | grep '_p[0-9]*$'); do
+    [[ $regex == *"scale_fam\\.sweep\\.${unit#scale_fam/}"* ]] || fail "shard $i's ctest regex has no test of $unit: $regex"
+  done
+done
+points=$(printf '%s\n' "${listed[@]}" | grep -c '^scale_fam/v1_p[0-9]*$')
+((points == 16)) || fail "the shards list $points points, expected 16"
+[[ -z $(printf '%s\n' "${listed[@]}" | sort | uniq -d) ]] || fail "a unit is listed by two shards"
+
+echo "== one process: kopt sweep + kopt select"
+"$kopt" sweep --manifest "$manifest" --variant v1 --sweep-dir "$work/single-sweep" > "$work/sweep.log"
+"$kopt" select --manifest "$manifest" --variant v1 --sweep-dir "$work/single-sweep" > "$work/select.log"
+cp -r "$records/scale_fam" "$work/single-select"
+rm -rf "$records/scale_fam"
+echo "== one process: the whole suite as one shard, merged with the manifest"
+"$kopt" shard run --manifest "$manifest" --shard 0/1 --out "$work/single" > "$work/single.log"
+"$kopt" merge "$work/single" --manifest "$manifest" --out "$work/single-merged" > "$work/single-merge.log"
+
+echo "== $n shards, one process each; shard 1 twice"
+for ((i = 0; i < n; i++)); do
+  "$kopt" shard run --manifest "$manifest" --shard "$i/$n" --out "$work/shards" > "$work/shard$i.log"
+done
+"$kopt" shard run --manifest "$manifest" --shard "1/$n" --out "$work/shards" > "$work/shard1-again.log"
+
+echo "== merge without shard 0's folder: incomplete, no selection from part of the points"
+mkdir -p "$work/some"
+for d in "$work"/shards/shard-*; do
+  [[ $d == */shard-0000-* ]] || ln -s "$d" "$work/some/"
+done
+set +e
+"$kopt" merge "$work"/some/* --manifest "$manifest" --out "$work/merged-some" > "$work/merge-some.log" 2>&1
+code=$?
+set -e
+((code == 3)) || fail "a merge without shard 0 exited $code, expected 3: $(tail -3 "$work/merge-some.log")"
+shard0_point=$("$kopt" shard list --manifest "$manifest" --shard "0/$n" | grep -m1 '_p[0-9]*$' || true)
+if [[ -n $shard0_point ]]; then
+  grep -q "not made: scale_fam/v1 selection: .*${shard0_point#scale_fam/} (no result)" "$work/merge-some.log" ||
+    fail "the incomplete merge did not name ${shard0_point} as the point without a result"
+  compgen -G "$work/merged-some/*/records/scale_fam/v1.selection.json" > /dev/null &&
+    fail "the incomplete merge wrote a selection"
+fi
+
+echo "== merge of every shard: complete, equal to the single process"
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/merged" --same-as "$work/single-merged" |
+  tee "$work/merge.log"
+grep -q "^SAME champions and failures" "$work/merge.log" || fail "champions differ from the single host's run"
+grep -q '"duplicates_left_out": \[$' "$work/merged/merge.json" || fail "the duplicate of shard 1 is not listed"
+models=("$work"/merged/*/records)
+((${#models[@]} == 1)) || fail "expected one device model, got ${#models[@]}"
+group=$(dirname "${models[0]}")
+single_group=$(dirname "$(compgen -G "$work/single-merged/*/records")")
+cmake -DSINGLE_SELECT="$work/single-select" -DSINGLE_SWEEP="$work/single-sweep" -DSINGLE_MERGED="$single_group" \
+  -DMERGED="$group" -P "$compare" || fail "the merged records differ from the single process's (above)"
+# The reports, numbers masked: the sweep report against kopt select's, the
+# kernel report against the single host's merged run.
+diff <(masked "$work/single-select/report/v1.sweep.md") <(masked "$group/records/scale_fam/report/v1.sweep.md") ||
+  fail "the sweep report differs from kopt select's"
+diff <(masked "$single_group/records/scale_fam/report/report.md") <(masked "$group/records/scale_fam/report/report.md") ||
+  fail "the kernel report differs from the single host's"
+echo "PASS: $points points in $n shards merged = kopt sweep + kopt select in one process"
