@@ -113,11 +113,18 @@ rerun=$(grep -l "\"SLURM_ARRAY_JOB_ID\": \"$array2\"" "$work"/shards/shard-*/sha
 ((rerun == 1)) || fail "expected exactly one shard folder from job $array2, found $rerun"
 
 echo "== the merged result equals the single-process run"
-"$kopt" merge "$work/shards" --out "$work/check" --same-as "$work/single-merged" > "$work/check.log" ||
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/check" --same-as "$work/single-merged" \
+  > "$work/check.log" ||
   fail "merge --same-as: $(tail -5 "$work/check.log")"
 grep -q "^SAME champions and failures" "$work/check.log" || fail "not the same"
 cmp <(grep -v '"dir"' "$work/shards/merged/merge.json") <(grep -v '"dir"' "$work/check/merge.json") > /dev/null ||
   fail "the merge job's merge.json differs from a merge of the same folders"
+# The merge job was given the manifest: the records a single host makes.
+for f in "$work"/check/*/records/scale_mm/*.json; do
+  cmp <(grep -v '_utc"' "$f") <(grep -v '_utc"' "$work/shards/merged/${f#"$work"/check/}") > /dev/null ||
+    fail "the merge job's ${f#"$work"/check/} differs from a merge of the same folders"
+done
+compgen -G "$work/shards/merged/*/records/scale_mm/p5.json" > /dev/null || fail "the merge job wrote no records"
 
 echo "timings (s): cluster start $(seconds "$t0" "$t_up"); one process $(seconds "$t1" "$t2");" \
   "slurm array + merge with one task cancelled $(seconds "$t3" "$t4"); resubmit of one shard + merge $(seconds "$t5" "$t6")"

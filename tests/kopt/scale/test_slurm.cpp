@@ -51,7 +51,11 @@ TEST(SlurmScripts, ArrayTaskAndMergeJob) {
     EXPECT_NE(shard.find(line), std::string::npos) << line << "\nin\n" << shard;
   }
   const std::string merge = merge_script(r);
-  EXPECT_NE(merge.find("exec '/b/kopt' merge '/shared/run' --out '/shared/run/merged'\n"), std::string::npos) << merge;
+  // The merge job is given the manifests: it writes the records, selections and reports too.
+  EXPECT_NE(merge.find("exec '/b/kopt' merge '/shared/run' --out '/shared/run/merged' --manifest "
+                       "'/b/kernelopt/gemm/manifest.json'\n"),
+            std::string::npos)
+      << merge;
   r.m_gpus_per_task = 0;
   r.m_out = "/it's";
   EXPECT_EQ(shard_script(r).find("--gpus-per-task"), std::string::npos);

@@ -102,8 +102,12 @@ std::string merge_script(const slurm_request& r) {
     << "#SBATCH --output=" << (r.m_out / "slurm" / "logs" / "merge.%j.out").string() << "\n";
   if (r.m_partition) s << "#SBATCH --partition=" << *r.m_partition << "\n";
   for (const std::string& line : r.m_prolog) s << line << "\n";
+  // With the manifests: each model's records, selections and reports too.
   s << "exec " << quoted(r.m_kopt) << " merge " << quoted(r.m_out.string()) << " --out "
-    << quoted(r.m_merge_out.string()) << "\n";
+    << quoted(r.m_merge_out.string());
+  for (const std::string& m : r.m_manifests) s << " --manifest " << quoted(m);
+  if (r.m_build_dir) s << " --build-dir " << quoted(*r.m_build_dir);
+  s << "\n";
   return s.str();
 }
 

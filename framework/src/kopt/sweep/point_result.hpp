@@ -1,8 +1,8 @@
 // The result of one point of a family (`kernelopt.sweep_point`), one file
 // per point: <sweep_dir>/<point>.json, written by `kopt sweep` after each
 // stage, read by the next run (resume) and by `kopt select`. A sweep split
-// over hosts writes the same files in each shard's folder; copying them into
-// one folder is the merge (docs/sweeps.md).
+// over hosts (kopt shard run) writes the same files in each shard's folder,
+// and kopt merge selects from them per device model (docs/scale-out.md).
 #pragma once
 
 #include <cstdint>
