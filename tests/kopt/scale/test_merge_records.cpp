@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class merge_records_test : public ::testing::Test {
+class MergeRecords : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string pattern = (fs::temp_directory_path() / "kopt-merge-records-XXXXXX").string();
@@ -105,7 +105,7 @@ class merge_records_test : public ::testing::Test {
   suite m_suite;
 };
 
-TEST_F(merge_records_test, each_device_model_gets_its_own_selection_from_its_own_results) {
+TEST_F(MergeRecords, EachDeviceModelSelectsFromItsOwnResults) {
   // On model A p0 is the fastest everywhere; on model B p1 is.
   std::vector<shard_input> inputs = {
       run_on("rA", "GPU A", {{"v1_p0", 10, 20}, {"v1_p1", 50, 60}, {"v1_p2", -1, -1}}),
@@ -131,7 +131,7 @@ TEST_F(merge_records_test, each_device_model_gets_its_own_selection_from_its_own
   EXPECT_EQ(doc["groups"][1]["records"]["selections"].size(), 1u);
 }
 
-TEST_F(merge_records_test, a_family_split_over_two_models_is_selected_in_neither) {
+TEST_F(MergeRecords, AFamilySplitOverTwoModelsIsSelectedInNeither) {
   // p2 ran only on model B, p0 and p1 only on model A: neither model has
   // every point, and no selection takes points of both.
   std::vector<shard_input> inputs = {run_on("rA", "GPU A", {{"v1_p0", 10, 20}, {"v1_p1", 50, 60}}),
@@ -150,7 +150,7 @@ TEST_F(merge_records_test, a_family_split_over_two_models_is_selected_in_neither
   EXPECT_NE(made[1].m_not_made[0].find("v1_p0 (no result)"), std::string::npos) << made[1].m_not_made[0];
 }
 
-TEST_F(merge_records_test, manifests_of_another_suite_are_refused) {
+TEST_F(MergeRecords, ManifestsOfAnotherSuiteAreRefused) {
   const merge_plan plan = plan_merge({run_on("rA", "GPU A", {{"v1_p0", 10, 20}})});
   suite other = m_suite;
   other.m_sha256 = "another";
