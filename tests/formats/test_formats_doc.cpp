@@ -17,8 +17,10 @@
 
 #include "formats/bench_result.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/clocks.hpp"
 #include "formats/correctness_result.hpp"
 #include "formats/env.hpp"
+#include "formats/gpu.hpp"
 #include "formats/spec.hpp"
 #include "formats/static_result.hpp"
 #include "formats/timing_settings.hpp"
@@ -43,7 +45,7 @@ std::vector<format_table> code_tables() {
   for (std::vector<format_table> part :
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
-        profile::profile_tables(), experience_tables(), env_tables(), static_tables(),
+        profile::profile_tables(), experience_tables(), env_tables(), gpu_tables(), clock_tables(), static_tables(),
         perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
@@ -441,6 +443,24 @@ TEST(doc_tables, env_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.env"}));
   EXPECT_EQ(keys_of({doc["devices"][0]}), declared({"kernelopt.env: devices[]"}));
   EXPECT_EQ(to_json(env_from_json(json_reader(doc, "env.json"))), doc);
+}
+
+TEST(doc_tables, gpu_writes_its_declared_fields) {
+  const gpu_info gpu{0, "NVIDIA H100 80GB HBM3", "GPU-0", "0000:1B:00.0", "id:0,slots:1"};
+  EXPECT_EQ(keys_of({to_json(gpu)}), declared({"gpu (correctness result, kopt.gpu, record timing.gpu)"}));
+  EXPECT_EQ(keys_of({to_json(gpu_claim_info{"shared", "/tmp/l", 0, 1})}),
+            declared({"claim (correctness result, kopt.claim)"}));
+}
+
+TEST(doc_tables, clocks_write_their_declared_fields) {
+  second_clock measured;
+  measured.m_source = "cupti";
+  measured.m_available = true;
+  measured.m_kernels.emplace_back();
+  EXPECT_EQ(keys_of({to_json(measured)}),
+            declared({"second_clock (kopt.second_clock, record timing.shapes[].second_clock)"}));
+  EXPECT_EQ(keys_of({to_json(measured)["kernels"][0]}), declared({"second_clock.kernels[]"}));
+  EXPECT_EQ(keys_of({to_json(clock_window{})}), declared({"clock (kopt.clock, record timing.shapes[].clock)"}));
 }
 
 TEST(doc_tables, static_result_writes_its_declared_fields) {

@@ -27,8 +27,8 @@ class counting_backend final : public backend {
   [[nodiscard]] std::string unavailable_reason() override { return {}; }
   [[nodiscard]] std::string device_name() override { return "counting host"; }
   [[nodiscard]] int device_index() const override { return -1; }
-  [[nodiscard]] json identity() override { return nullptr; }
-  json claim(bool) override { return nullptr; }
+  [[nodiscard]] std::optional<gpu_info> identity() override { return std::nullopt; }
+  std::optional<gpu_claim_info> claim(bool) override { return std::nullopt; }
 
   [[nodiscard]] void* allocate(std::size_t bytes) override {
     ++m_allocations;

@@ -13,6 +13,7 @@
 
 #include "bench/sampler.hpp"
 #include "core/json_io.hpp"
+#include "formats/clocks.hpp"
 
 namespace kopt::bench {
 
@@ -23,8 +24,8 @@ using launch_fn = std::function<void()>;
 // shape docs/formats.md gives them.
 struct measurement {
   sampling_result m_primary;            // the headline clock; median = real_time
-  json m_second_clock;                  // per-benchmark kopt.second_clock
-  json m_clock;                         // per-benchmark kopt.clock (null: not applicable)
+  std::optional<second_clock> m_second_clock;  // per-benchmark kopt.second_clock
+  std::optional<clock_window> m_clock;         // per-benchmark kopt.clock (nullopt: not applicable)
   std::vector<std::string> m_flags;     // besides noise_above_bound (added by the driver)
   std::optional<double> m_second_clock_cost_ns;  // CUPTI on minus off, per launch
   double m_harness_ns_per_sample = 0;   // wall time per sample minus its device time
@@ -33,7 +34,7 @@ struct measurement {
 // The device state over one measurement window (several implementations
 // sampled in turn): the clock record and whether the clocks were held down.
 struct window_state {
-  json m_clock;  // null when not applicable (host)
+  std::optional<clock_window> m_clock;  // nullopt when not applicable (host)
   bool m_throttled = false;
   bool m_launch_not_hidden = false;
 };

@@ -85,8 +85,8 @@ class host_engine final : public timing_engine {
   }
 
   void second_clock(const launch_fn&, const sampler_settings&, measurement& m) override {
-    m.m_second_clock = {{"available", false}, {"reason", "host backend"}};
-    m.m_clock = nullptr;
+    m.m_second_clock = kopt::second_clock::unavailable("", "host backend");
+    m.m_clock = std::nullopt;
   }
 
   void profile(const launch_fn& launch, std::size_t warmup) override {

@@ -19,8 +19,8 @@ const std::vector<field_doc> k_header_fields = {
     {"ceilings", "string | null", "the `--kopt_ceilings` file as given"},
     {"not_benchmarked", "array", "`{impl, reason}` for each implementation not timed (a host or f64 reference)"},
     {"overhead", "object", "harness time per sample and the CUPTI cost per launch, medians over the run"},
-    {"gpu", "object | null", "which GPU: `index`, `uuid`, `pci_bus_id`, `ctest_allocation`, ...; `null` on the host"},
-    {"claim", "object | null", "the per-GPU lock held while timing (`waited_s`: how long another process held it)"},
+    {"gpu", "object | null", "which GPU (the `gpu` table); `null` on the host"},
+    {"claim", "object | null", "the exclusive per-GPU lock held while timing (the `claim` table); `null` on the host"},
     {"started_unix_ns", "integer", "wall clock when the benchmark loop started"},
     {"finished_unix_ns", "integer", "wall clock when it ended"},
 };
@@ -246,8 +246,8 @@ json to_json(const bench_row& row) {
   j["tflops"] = number_or_null(row.m_tflops);
   j["gbps"] = number_or_null(row.m_gbps);
   j["pct_of_ceiling"] = fractions_to_json(row.m_pct_of_ceiling);
-  j["second_clock"] = row.m_second_clock;
-  j["clock"] = row.m_clock;
+  j["second_clock"] = row.m_second_clock ? to_json(*row.m_second_clock) : json(nullptr);
+  j["clock"] = row.m_clock ? to_json(*row.m_clock) : json(nullptr);
   j["flags"] = row.m_flags;
   j["rounds"] = row.m_rounds ? to_json(*row.m_rounds) : json(nullptr);
   j["output_check"] = row.m_output_check ? to_json(*row.m_output_check) : json(nullptr);
@@ -276,8 +276,8 @@ json to_json(const bench_header& h) {
           {"ceilings", h.m_ceilings ? json(*h.m_ceilings) : json(nullptr)},
           {"not_benchmarked", not_run},
           {"overhead", h.m_overhead},
-          {"gpu", h.m_gpu},
-          {"claim", h.m_claim},
+          {"gpu", to_json(h.m_gpu)},
+          {"claim", to_json(h.m_claim)},
           {"started_unix_ns", optional_integer(h.m_started_unix_ns)},
           {"finished_unix_ns", optional_integer(h.m_finished_unix_ns)}};
 }
@@ -351,8 +351,8 @@ bench_row bench_row_from_json(const json_reader& k) {
   row.m_tflops = optional_non_negative(k, "tflops");
   row.m_gbps = optional_non_negative(k, "gbps");
   if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = fractions_from_json(k.at("pct_of_ceiling"));
-  row.m_second_clock = object_or_null(k, "second_clock");
-  row.m_clock = object_or_null(k, "clock");
+  if (k.has("second_clock")) row.m_second_clock = second_clock_from_json(k.at("second_clock"));
+  if (k.has("clock")) row.m_clock = clock_window_from_json(k.at("clock"));
   if (k.has("flags")) row.m_flags = strings(k.at("flags"));
   if (k.has("rounds")) row.m_rounds = rounds_from_json(k.at("rounds"));
   return row;
@@ -390,11 +390,8 @@ bench_header bench_header_from_json(const json_reader& k) {
     }
   }
   h.m_overhead = object_or_null(k, "overhead");
-  if (k.has("gpu")) {
-    if (!k.at("gpu").raw().is_object()) k.at("gpu").fail("expected an object (index, uuid, pci_bus_id, ...)");
-    h.m_gpu = k.at("gpu").raw();
-  }
-  h.m_claim = object_or_null(k, "claim");
+  if (k.has("gpu")) h.m_gpu = gpu_info_from_json(k.at("gpu"));
+  if (k.has("claim")) h.m_claim = gpu_claim_from_json(k.at("claim"));
   if (k.has("started_unix_ns")) h.m_started_unix_ns = k.at("started_unix_ns").as_non_negative_integer();
   if (k.has("finished_unix_ns")) h.m_finished_unix_ns = k.at("finished_unix_ns").as_non_negative_integer();
   return h;

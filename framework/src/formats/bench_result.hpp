@@ -16,7 +16,9 @@
 
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/clocks.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/gpu.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
 
@@ -103,8 +105,8 @@ struct bench_row {
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
   std::optional<ceiling_fractions> m_pct_of_ceiling;  // nullopt: no --kopt_ceilings
-  json m_second_clock;  // the engine's second clock (CUPTI), or why there is none
-  json m_clock;         // NVML clocks over the window; null on the host
+  std::optional<second_clock> m_second_clock;  // the engine's second clock (CUPTI), or why there is none
+  std::optional<clock_window> m_clock;         // NVML clocks over the window; nullopt (null) on the host
   std::vector<std::string> m_flags;
   std::optional<interleaved_rounds> m_rounds;
   // Timed and failed rows (none in a plain Google Benchmark file, or a bench older than the check):
@@ -132,8 +134,8 @@ struct bench_header {
   std::optional<std::string> m_ceilings;  // the --kopt_ceilings file as given
   std::vector<not_benchmarked> m_not_benchmarked;
   json m_overhead;  // harness and second-clock cost per sample (bench/result.hpp overhead_json)
-  json m_gpu;       // which GPU: index, uuid, pci_bus_id, ctest_allocation, ...; null for the host
-  json m_claim;     // the per-GPU lock the process held; null for the host
+  std::optional<gpu_info> m_gpu;          // which GPU (formats/gpu.hpp); nullopt (null) for the host
+  std::optional<gpu_claim_info> m_claim;  // the per-GPU lock the process held; nullopt (null) for the host
   std::optional<std::int64_t> m_started_unix_ns;  // wall clock around the benchmark loop
   std::optional<std::int64_t> m_finished_unix_ns;
 };

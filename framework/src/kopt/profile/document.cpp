@@ -373,6 +373,16 @@ const impl_profile* profile_run::find_impl(const std::string& impl) const {
   return nullptr;
 }
 
+profile_document read_profile_document(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  return profile_document_from_json(json_reader(doc, path.string()));
+}
+
+const impl_profile* single_impl(const profile_document& doc) {
+  if (!doc.m_run || !doc.m_run->m_impl) return nullptr;
+  return doc.m_run->find_impl(*doc.m_run->m_impl);
+}
+
 profile_document unavailable_document(const std::string& kernel, const std::string& reason) {
   profile_document doc;
   doc.m_kernel = kernel;
@@ -420,7 +430,9 @@ profile_document profile_document_from_json(const json_reader& root) {
     root.at("status").fail("expected \"ok\", \"partial\" or \"unavailable\", got \"" + shorten(doc.m_status) + "\"");
   }
   doc.m_reason = optional_string(root, "reason");
-  if (!root.has("created_utc")) return doc;
+  // The short document says why nothing was profiled; any other status
+  // comes with the run (else its bottleneck and roofline would be dropped).
+  if (doc.m_status == "unavailable" && !root.has("created_utc")) return doc;
   profile_run run;
   run.m_created_utc = root.at("created_utc").as_string();
   run.m_device = root.at("device").as_string();

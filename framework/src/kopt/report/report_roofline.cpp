@@ -31,16 +31,15 @@ std::optional<std::string> string_at(const json& doc, std::initializer_list<cons
   return value->get<std::string>();
 }
 
-// The profile's benchmarks of `impl` with a roofline object.
-std::vector<const json*> profiled(const record& r) {
-  std::vector<const json*> out;
-  const json* benchmarks = find_path(r.m_profile, {"benchmarks"});
-  if (benchmarks == nullptr || !benchmarks->is_array()) return out;
-  for (const json& b : *benchmarks) {
-    if (string_at(b, {"impl"}) != r.m_variant) continue;
+// The profile's benchmarks of the record's variant with a roofline point.
+std::vector<const profile::profiled_benchmark*> profiled(const record& r) {
+  std::vector<const profile::profiled_benchmark*> out;
+  if (!r.m_profile.m_document || !r.m_profile.m_document->m_run) return out;
+  for (const profile::profiled_benchmark& b : r.m_profile.m_document->m_run->m_benchmarks) {
+    if (b.m_impl != r.m_variant) continue;
     // Both positive: the chart's axes are logarithmic.
-    const auto intensity = number_at(b, {"roofline", "arithmetic_intensity"});
-    const auto achieved = number_at(b, {"roofline", "achieved_flops_per_s"});
+    const auto intensity = number_at(b.m_roofline, {"arithmetic_intensity"});
+    const auto achieved = number_at(b.m_roofline, {"achieved_flops_per_s"});
     if (intensity && achieved && *intensity > 0 && *achieved > 0) out.push_back(&b);
   }
   return out;
@@ -77,12 +76,12 @@ void add_roofline(const record_set& records, report_model& report) {
   const json* profile_compute = nullptr;
   const json* profile_bandwidth = nullptr;
   for (const record* r : order) {
-    for (const json* b : profiled(*r)) {
-      if (const auto name = string_at(*b, {"roofline", "compute_ceiling", "name"})) {
+    for (const profile::profiled_benchmark* b : profiled(*r)) {
+      if (const auto name = string_at(b->m_roofline, {"compute_ceiling", "name"})) {
         model.m_compute_ceiling = name;
-        why = string_at(*b, {"roofline", "compute_ceiling", "why"}).value_or("chosen by the profile");
-        profile_compute = find_path(*b, {"roofline", "compute_ceiling"});
-        profile_bandwidth = find_path(*b, {"roofline", "bandwidth_ceiling"});
+        why = string_at(b->m_roofline, {"compute_ceiling", "why"}).value_or("chosen by the profile");
+        profile_compute = find_path(b->m_roofline, {"compute_ceiling"});
+        profile_bandwidth = find_path(b->m_roofline, {"bandwidth_ceiling"});
         break;
       }
     }
@@ -126,15 +125,16 @@ void add_roofline(const record_set& records, report_model& report) {
     const record* r = records.at(i);
     if (r == nullptr || r->m_masked) continue;
     const bool is_best = r == best;
-    const std::vector<const json*> points = profiled(*r);
+    const std::vector<const profile::profiled_benchmark*> points = profiled(*r);
     for (const shape_timing& s : r->m_timing.m_shapes) {
       if (s.m_error) continue;
-      const auto at_shape = std::find_if(points.begin(), points.end(), [&](const json* b) {
-        return string_at(*b, {"shape"}) == s.m_shape.text();
+      const auto at_shape = std::find_if(points.begin(), points.end(), [&](const profile::profiled_benchmark* b) {
+        return b->m_shape == s.m_shape.text();
       });
       if (at_shape != points.end()) {
-        model.m_dots.push_back({r->m_variant, s.m_shape.text(), *number_at(**at_shape, {"roofline", "arithmetic_intensity"}),
-                                *number_at(**at_shape, {"roofline", "achieved_flops_per_s"}), is_best, "profile"});
+        const json& point = (*at_shape)->m_roofline;
+        model.m_dots.push_back({r->m_variant, s.m_shape.text(), *number_at(point, {"arithmetic_intensity"}),
+                                *number_at(point, {"achieved_flops_per_s"}), is_best, "profile"});
       } else if (s.m_tflops && s.m_gbps && *s.m_tflops > 0 && *s.m_gbps > 0) {
         model.m_dots.push_back(
             {r->m_variant, s.m_shape.text(), *s.m_tflops * 1e12 / (*s.m_gbps * 1e9), *s.m_tflops * 1e12, is_best, "work model"});

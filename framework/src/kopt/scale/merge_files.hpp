@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/json_io.hpp"
 #include "kopt/scale/champions.hpp"
@@ -23,6 +24,10 @@ inline constexpr int k_merge_schema_version = 1;
 inline constexpr const char* k_merge_kind = "kernelopt.merge";
 
 [[nodiscard]] json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial);
+// The device-model folders an earlier merge's merge.json lists (groups[].folder,
+// in its order): what `kopt merge --compare` reads of another merge. Checks
+// kind and schema_version; throws format_error naming the file and field.
+[[nodiscard]] std::vector<std::string> read_merge_folders(const std::filesystem::path& merge_json);
 [[nodiscard]] std::string render_merge_markdown(const merge_plan& plan,
                                                 const std::vector<std::filesystem::path>& partial);
 [[nodiscard]] champion_map champions_of(const merge_plan& plan, const merge_group& group);
