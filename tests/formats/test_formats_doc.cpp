@@ -382,15 +382,21 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   ok.m_status = "ok";
   ok.m_dram_bytes_over_model = 1.5;
   ok.m_roofline_unavailable = "no roof";
+  profile::profiled_benchmark with_point = ok;
+  with_point.m_roofline.emplace().m_bound = "memory";
+  with_point.m_compute_why = "f32 inputs";
   profile::profiled_benchmark failed;
   failed.m_error = "crashed";
-  run.m_benchmarks = {ok, failed};
+  run.m_benchmarks = {ok, failed, with_point};
   run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"n=1", 0.5, "memory"}}}}};
   run.m_impl = "v1";
   const json doc = profile::to_json(d);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
   EXPECT_EQ(keys_of({doc["benchmarks"][0], doc["benchmarks"][1]}), declared({"kernelopt.profile: benchmarks[]"}));
   EXPECT_EQ(keys_of({doc["impls"]["v1"]}), declared({"kernelopt.profile: impls.<name>"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]}), declared({"kernelopt.profile: benchmarks[].roofline"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]["compute_ceiling"], doc["benchmarks"][2]["roofline"]["bandwidth_ceiling"]}),
+            declared({"kernelopt.profile: benchmarks[].roofline.compute_ceiling, bandwidth_ceiling"}));
   EXPECT_EQ(keys_of({doc["roofline"][0], doc["impls"]["v1"]["roofline"][0]}),
             declared({"kernelopt.profile: roofline[], impls.<name>.roofline[]"}));
   EXPECT_EQ(profile::to_json(profile::profile_document_from_json(json_reader(doc, "profile.json"))), doc);

@@ -209,7 +209,14 @@ TEST(record_embedded, profile_and_gpu_are_read_through_their_types) {
   b.m_shape = "rows=4096,cols=4096";
   b.m_status = "ok";
   b.m_bottleneck = "memory-bound";
-  b.m_roofline = {{"arithmetic_intensity", 0.625}, {"achieved_flops_per_s", 7e12}, {"gap", 0.12}};
+  profile::roofline_point& point = b.m_roofline.emplace();
+  point.m_intensity = 0.625;
+  point.m_achieved_flops = 7e12;
+  point.m_compute = {"fp32_fma", 6.7e13, "FLOP/s", "spec"};
+  point.m_bandwidth = {"dram_bandwidth", 3.35e12, "B/s", "spec"};
+  point.m_bound = "memory";
+  point.m_gap = 0.12;
+  b.m_compute_why = "f32 inputs";
   run.m_benchmarks = {b};
   run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"rows=4096,cols=4096", 0.12, "memory"}}}}};
   run.m_impl = "v1";

@@ -116,10 +116,13 @@ TEST_F(report_test, throttled_clock_and_profiled_roofline) {
   b.m_shape = "rows=4096,cols=4096";
   b.m_status = "ok";
   b.m_bottleneck = "memory-bound";
-  b.m_roofline = {{"arithmetic_intensity", 0.5},
-                  {"achieved_flops_per_s", 2.0e12},
-                  {"compute_ceiling", {{"name", "fp32_fma"}, {"value", 6.0e13}, {"source", "measured"}, {"why", "f32"}}},
-                  {"bandwidth_ceiling", {{"name", "copy_bandwidth"}, {"value", 4.0e12}, {"source", "measured"}}}};
+  profile::roofline_point& point = b.m_roofline.emplace();
+  point.m_intensity = 0.5;
+  point.m_achieved_flops = 2.0e12;
+  point.m_compute = {"fp32_fma", 6.0e13, "FLOP/s", "measured"};
+  point.m_bandwidth = {"copy_bandwidth", 4.0e12, "B/s", "measured"};
+  point.m_bound = "memory";
+  b.m_compute_why = "f32";
   run.m_benchmarks = {b};
   run.m_impls = {{"v4", profile::impl_profile{"memory-bound", {}}}};
   run.m_impl = "v4";

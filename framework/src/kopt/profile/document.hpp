@@ -57,7 +57,8 @@ struct profiled_benchmark {
   std::optional<double> m_flops;  // the work model at the shape
   std::optional<double> m_bytes;
   std::optional<double> m_dram_bytes_over_model;
-  json m_roofline;  // roofline_point's JSON with compute_ceiling.why, or null
+  std::optional<roofline_point> m_roofline;   // nullopt (null) without both roofs
+  std::optional<std::string> m_compute_why;   // the roofline's compute_ceiling.why: why that ceiling
   std::optional<std::string> m_roofline_unavailable;
   std::vector<std::string> m_findings;
 };
@@ -103,7 +104,7 @@ struct profile_document {
 [[nodiscard]] const impl_profile* single_impl(const profile_document& doc);
 
 // Tables (docs/formats.md): the document, a benchmark, an implementation,
-// a roofline gap.
+// a roofline gap, a benchmark's roofline point and its ceilings.
 [[nodiscard]] std::vector<format_table> profile_tables();
 
 // The unavailable document: {"status": "unavailable", "reason": ...}.
