@@ -204,6 +204,8 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   bench_result r;
   bench_header& h = r.m_kopt.emplace();
   h.m_timing.emplace();
+  h.m_engine_timing = {1, 2, "cuda_event", 500.0, 1.0, "cupti"};
+  h.m_overhead = overhead_summary{{1.0, 2.0}, 1, {{"k/v1/n=1", {1.0, std::nullopt}}}};
   bench_row timed;
   timed.m_rounds.emplace();
   output_check_summary& check = timed.m_output_check.emplace();
@@ -227,7 +229,16 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"Benchmark JSON"}));
   EXPECT_EQ(keys_of({doc["kopt"]}), declared({"kernelopt.bench"}));
-  EXPECT_EQ(keys_of({doc["kopt"]["timing"]}), declared({"timing settings"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["timing"]}),
+            declared({"timing settings", "kernelopt.bench: timing (the engine's fields, after the settings)"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["overhead"]}), declared({"kernelopt.bench: overhead"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["overhead"]["per_benchmark"]["k/v1/n=1"]}),
+            std::set<std::string>({"harness_ns_per_sample", "cupti_ns_per_launch"}));
+  // The header reads back as written (its timing settings made valid first).
+  json header = doc["kopt"];
+  header["timing"]["min_samples"] = 1;
+  header["timing"]["timeout_s"] = 1.0;
+  EXPECT_EQ(to_json(bench_header_from_json(json_reader(header, "bench.json", "/kopt"))), header);
   const json& runs = doc["benchmarks"];
   EXPECT_EQ(keys_of({runs[0], runs[1], runs[2], runs[3]}), declared({"kernelopt.bench: benchmarks[]"}));
   EXPECT_EQ(keys_of({runs[0]["kopt"], runs[1]["kopt"], runs[2]["kopt"]}),

@@ -115,7 +115,7 @@ kernel_spec scale_spec(invoke_fn reference_fn = &reference) {
 // Samples without a clock: a constant time per call.
 class fake_engine final : public bench::timing_engine {
  public:
-  [[nodiscard]] json timing_fields() const override { return json::object(); }
+  [[nodiscard]] engine_timing timing_fields() const override { return {}; }
   [[nodiscard]] double resolution_ns() const override { return 1.0; }
   void warm(const bench::launch_fn& launch) override { launch(); }
   [[nodiscard]] double sample_ns(const bench::launch_fn& launch) override {

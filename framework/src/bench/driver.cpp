@@ -312,7 +312,7 @@ bench_header bench_run::header(const std::string& backend_name, const std::vecto
   }
   if (m_ceilings) h.m_ceilings = m_ceilings_path;
   h.m_not_benchmarked = skipped;
-  h.m_overhead = overhead_json(m_overheads);
+  h.m_overhead = summarize_overhead(m_overheads);
   return h;
 }
 

@@ -13,6 +13,7 @@
 
 #include "bench/sampler.hpp"
 #include "core/json_io.hpp"
+#include "formats/bench_result.hpp"
 #include "formats/clocks.hpp"
 
 namespace kopt::bench {
@@ -44,7 +45,7 @@ class timing_engine {
   virtual ~timing_engine() = default;
   // The engine's fields of the top-level kopt.timing, after the settings
   // (clock, its resolution, cache flush sizes).
-  [[nodiscard]] virtual json timing_fields() const = 0;
+  [[nodiscard]] virtual engine_timing timing_fields() const = 0;
   // Bytes written to flush L2 before each sample (the setting kopt.timing's
   // l2_flush_bytes); nullopt where there is no L2 flush (the host).
   [[nodiscard]] virtual std::optional<std::int64_t> l2_flush_bytes() const { return std::nullopt; }

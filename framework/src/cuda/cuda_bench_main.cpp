@@ -63,12 +63,14 @@ class cuda_engine final : public bench::timing_engine {
         m_monitor(device.device_index()),
         m_use_cupti(!opts.m_no_cupti) {}
 
-  [[nodiscard]] json timing_fields() const override {
-    return {{"l2_bytes", m_timer.l2_bytes()},
-            {"clock", "cuda_event"},
-            {"clock_resolution_ns", event_timer::k_resolution_ns},
-            {"launch_blocking_timeout_s", event_timer::k_block_timeout_s},
-            {"second_clock", m_use_cupti ? "cupti" : "off"}};
+  [[nodiscard]] engine_timing timing_fields() const override {
+    engine_timing t;
+    t.m_l2_bytes = static_cast<std::int64_t>(m_timer.l2_bytes());
+    t.m_clock = "cuda_event";
+    t.m_clock_resolution_ns = event_timer::k_resolution_ns;
+    t.m_launch_blocking_timeout_s = event_timer::k_block_timeout_s;
+    t.m_second_clock = m_use_cupti ? "cupti" : "off";
+    return t;
   }
 
   [[nodiscard]] std::optional<std::int64_t> l2_flush_bytes() const override {

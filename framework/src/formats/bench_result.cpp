@@ -5,6 +5,22 @@ namespace {
 
 // ---- field tables (docs/formats.md, "Benchmark JSON") ----------------------------
 
+const std::vector<field_doc> k_engine_timing_fields = {
+    {"cache_flush_bytes", "integer", "host: bytes written between samples to flush the caches"},
+    {"l2_bytes", "integer", "CUDA: the device's L2 size (flushed between samples)"},
+    {"clock", "string", "`steady_clock` (host) or `cuda_event`"},
+    {"clock_resolution_ns", "number", "the clock's resolution"},
+    {"launch_blocking_timeout_s", "number", "CUDA: the timeout of the spin kernel that hides launch latency"},
+    {"second_clock", "string", "CUDA: `cupti`, or `off` (`--kopt_no_cupti`)"},
+};
+
+const std::vector<field_doc> k_overhead_fields = {
+    {"harness_ns_per_sample", "number | null", "wall minus device time per sample, median over the run"},
+    {"cupti_ns_per_launch", "number | null", "the second clock's added cost per launch, median; `null` without it"},
+    {"benchmarks", "integer", "benchmarks in the run"},
+    {"per_benchmark", "object", "the same two values per benchmark, by name"},
+};
+
 const std::vector<field_doc> k_header_fields = {
     {"schema_version", "integer", "1"},
     {"kind", "string", "`kernelopt.bench`"},
@@ -254,11 +270,55 @@ json to_json(const bench_row& row) {
   return j;
 }
 
+namespace {
+
+json to_json(const overhead_values& v) {
+  return {{"harness_ns_per_sample", number_or_null(v.m_harness_ns_per_sample)},
+          {"cupti_ns_per_launch", number_or_null(v.m_cupti_ns_per_launch)}};
+}
+
+overhead_values overhead_values_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object (harness_ns_per_sample, cupti_ns_per_launch)");
+  overhead_values v;
+  if (node.has("harness_ns_per_sample")) v.m_harness_ns_per_sample = node.at("harness_ns_per_sample").as_number();
+  if (node.has("cupti_ns_per_launch")) v.m_cupti_ns_per_launch = node.at("cupti_ns_per_launch").as_number();
+  return v;
+}
+
+overhead_summary overhead_from_json(const json_reader& node) {
+  overhead_summary o;
+  o.m_median = overhead_values_from_json(node);
+  o.m_benchmarks = node.at("benchmarks").as_non_negative_integer();
+  const json_reader per = node.at("per_benchmark");
+  if (!per.raw().is_object()) per.fail("expected an object of benchmarks");
+  for (const auto& item : per.raw().items()) {
+    o.m_per_benchmark.emplace_back(item.key(), overhead_values_from_json(per.at(item.key())));
+  }
+  return o;
+}
+
+}  // namespace
+
+json to_json(const overhead_summary& overhead) {
+  json per = json::object();
+  for (const auto& [name, values] : overhead.m_per_benchmark) per[name] = to_json(values);
+  json j = to_json(overhead.m_median);
+  j["benchmarks"] = overhead.m_benchmarks;
+  j["per_benchmark"] = std::move(per);
+  return j;
+}
+
 json to_json(const bench_header& h) {
   json timing = nullptr;  // not stated (a header made without settings)
   if (h.m_timing) {
     timing = to_json(*h.m_timing);
-    for (const auto& [key, value] : h.m_engine_timing.items()) timing[key] = value;
+    const engine_timing& e = h.m_engine_timing;
+    if (e.m_cache_flush_bytes) timing["cache_flush_bytes"] = *e.m_cache_flush_bytes;
+    if (e.m_l2_bytes) timing["l2_bytes"] = *e.m_l2_bytes;
+    if (e.m_clock) timing["clock"] = *e.m_clock;
+    if (e.m_clock_resolution_ns) timing["clock_resolution_ns"] = *e.m_clock_resolution_ns;
+    if (e.m_launch_blocking_timeout_s) timing["launch_blocking_timeout_s"] = *e.m_launch_blocking_timeout_s;
+    if (e.m_second_clock) timing["second_clock"] = *e.m_second_clock;
   }
   json not_run = json::array();
   for (const not_benchmarked& n : h.m_not_benchmarked) not_run.push_back({{"impl", n.m_impl}, {"reason", n.m_reason}});
@@ -275,7 +335,7 @@ json to_json(const bench_header& h) {
           {"timing", timing},
           {"ceilings", h.m_ceilings ? json(*h.m_ceilings) : json(nullptr)},
           {"not_benchmarked", not_run},
-          {"overhead", h.m_overhead},
+          {"overhead", h.m_overhead ? to_json(*h.m_overhead) : json(nullptr)},
           {"gpu", to_json(h.m_gpu)},
           {"claim", to_json(h.m_claim)},
           {"started_unix_ns", optional_integer(h.m_started_unix_ns)},
@@ -377,10 +437,15 @@ bench_header bench_header_from_json(const json_reader& k) {
   if (k.has("timing")) {
     const json_reader timing = k.at("timing");
     h.m_timing = timing_settings_from_json(timing);
-    const json settings = to_json(*h.m_timing);
-    for (const auto& [key, value] : timing.raw().items()) {
-      if (!settings.contains(key)) h.m_engine_timing[key] = value;
+    engine_timing& e = h.m_engine_timing;
+    if (timing.has("cache_flush_bytes")) e.m_cache_flush_bytes = timing.at("cache_flush_bytes").as_non_negative_integer();
+    if (timing.has("l2_bytes")) e.m_l2_bytes = timing.at("l2_bytes").as_non_negative_integer();
+    if (timing.has("clock")) e.m_clock = timing.at("clock").as_string();
+    if (timing.has("clock_resolution_ns")) e.m_clock_resolution_ns = timing.at("clock_resolution_ns").as_non_negative();
+    if (timing.has("launch_blocking_timeout_s")) {
+      e.m_launch_blocking_timeout_s = timing.at("launch_blocking_timeout_s").as_non_negative();
     }
+    if (timing.has("second_clock")) e.m_second_clock = timing.at("second_clock").as_string();
   }
   h.m_ceilings = optional_string(k, "ceilings");
   if (k.has("not_benchmarked")) {
@@ -389,7 +454,7 @@ bench_header bench_header_from_json(const json_reader& k) {
       h.m_not_benchmarked.push_back({list.at(i).at("impl").as_string(), list.at(i).at("reason").as_string()});
     }
   }
-  h.m_overhead = object_or_null(k, "overhead");
+  if (k.has("overhead")) h.m_overhead = overhead_from_json(k.at("overhead"));
   if (k.has("gpu")) h.m_gpu = gpu_info_from_json(k.at("gpu"));
   if (k.has("claim")) h.m_claim = gpu_claim_from_json(k.at("claim"));
   if (k.has("started_unix_ns")) h.m_started_unix_ns = k.at("started_unix_ns").as_non_negative_integer();
@@ -423,7 +488,9 @@ std::vector<format_table> bench_tables() {
           {"kernelopt.bench: benchmarks[]", k_run_fields},
           {"kernelopt.bench: benchmarks[].kopt", k_row_fields},
           {"kernelopt.bench: benchmarks[].kopt.output_check", k_output_check_fields},
-          {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields}};
+          {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields},
+          {"kernelopt.bench: timing (the engine's fields, after the settings)", k_engine_timing_fields},
+          {"kernelopt.bench: overhead", k_overhead_fields}};
 }
 
 }  // namespace kopt
