@@ -37,8 +37,6 @@ void add_spec_ceilings(const manifest& m, const std::string& device, std::option
 
 namespace {
 
-json unavailable(const std::string& reason) { return {{"status", "unavailable"}, {"reason", reason}}; }
-
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -223,7 +221,8 @@ record assemble_record(const manifest& m, const record_set& records, const recor
       t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
       r.m_timing.m_shapes.push_back(std::move(t));
     }
-    r.m_profile = embedded_document<profile::profile_document>::unavailable("not run (" + in.m_failure->m_step + " failed)");
+    r.m_profile =
+        embedded_document<profile::profile_document>::unavailable("not run (" + in.m_failure->m_step + " failed)");
     r.m_static = embedded_document<static_result>::unavailable("not run (" + in.m_failure->m_step + " failed)");
     return r;
   }
