@@ -58,7 +58,7 @@ TEST_F(gpu_claim_test, shared_claims_coexist_and_keep_timing_out) {
   b.reset();
   const gpu_claim blocking(m_gpu, claim_mode::exclusive);  // free now: returns at once
   EXPECT_LT(blocking.waited_s(), 1.0);
-  EXPECT_EQ(blocking.to_json()["mode"], "exclusive");
+  EXPECT_EQ(blocking.info().m_mode, "exclusive");
   EXPECT_GT(blocking.granted_unix_ns(), 0);
 }
 

@@ -17,8 +17,10 @@
 
 #include "formats/bench_result.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/clocks.hpp"
 #include "formats/correctness_result.hpp"
 #include "formats/env.hpp"
+#include "formats/gpu.hpp"
 #include "formats/spec.hpp"
 #include "formats/static_result.hpp"
 #include "formats/timing_settings.hpp"
@@ -43,7 +45,7 @@ std::vector<format_table> code_tables() {
   for (std::vector<format_table> part :
        {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
-        profile::profile_tables(), experience_tables(), env_tables(), static_tables(),
+        profile::profile_tables(), experience_tables(), env_tables(), gpu_tables(), clock_tables(), static_tables(),
         perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
@@ -202,6 +204,8 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   bench_result r;
   bench_header& h = r.m_kopt.emplace();
   h.m_timing.emplace();
+  h.m_engine_timing = {1, 2, "cuda_event", 500.0, 1.0, "cupti"};
+  h.m_overhead = overhead_summary{{1.0, 2.0}, 1, {{"k/v1/n=1", {1.0, std::nullopt}}}};
   bench_row timed;
   timed.m_rounds.emplace();
   output_check_summary& check = timed.m_output_check.emplace();
@@ -225,7 +229,16 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"Benchmark JSON"}));
   EXPECT_EQ(keys_of({doc["kopt"]}), declared({"kernelopt.bench"}));
-  EXPECT_EQ(keys_of({doc["kopt"]["timing"]}), declared({"timing settings"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["timing"]}),
+            declared({"timing settings", "kernelopt.bench: timing (the engine's fields, after the settings)"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["overhead"]}), declared({"kernelopt.bench: overhead"}));
+  EXPECT_EQ(keys_of({doc["kopt"]["overhead"]["per_benchmark"]["k/v1/n=1"]}),
+            std::set<std::string>({"harness_ns_per_sample", "cupti_ns_per_launch"}));
+  // The header reads back as written (its timing settings made valid first).
+  json header = doc["kopt"];
+  header["timing"]["min_samples"] = 1;
+  header["timing"]["timeout_s"] = 1.0;
+  EXPECT_EQ(to_json(bench_header_from_json(json_reader(header, "bench.json", "/kopt"))), header);
   const json& runs = doc["benchmarks"];
   EXPECT_EQ(keys_of({runs[0], runs[1], runs[2], runs[3]}), declared({"kernelopt.bench: benchmarks[]"}));
   EXPECT_EQ(keys_of({runs[0]["kopt"], runs[1]["kopt"], runs[2]["kopt"]}),
@@ -380,15 +393,21 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   ok.m_status = "ok";
   ok.m_dram_bytes_over_model = 1.5;
   ok.m_roofline_unavailable = "no roof";
+  profile::profiled_benchmark with_point = ok;
+  with_point.m_roofline.emplace().m_bound = "memory";
+  with_point.m_compute_why = "f32 inputs";
   profile::profiled_benchmark failed;
   failed.m_error = "crashed";
-  run.m_benchmarks = {ok, failed};
+  run.m_benchmarks = {ok, failed, with_point};
   run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"n=1", 0.5, "memory"}}}}};
   run.m_impl = "v1";
   const json doc = profile::to_json(d);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
   EXPECT_EQ(keys_of({doc["benchmarks"][0], doc["benchmarks"][1]}), declared({"kernelopt.profile: benchmarks[]"}));
   EXPECT_EQ(keys_of({doc["impls"]["v1"]}), declared({"kernelopt.profile: impls.<name>"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]}), declared({"kernelopt.profile: benchmarks[].roofline"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]["compute_ceiling"], doc["benchmarks"][2]["roofline"]["bandwidth_ceiling"]}),
+            declared({"kernelopt.profile: benchmarks[].roofline.compute_ceiling, bandwidth_ceiling"}));
   EXPECT_EQ(keys_of({doc["roofline"][0], doc["impls"]["v1"]["roofline"][0]}),
             declared({"kernelopt.profile: roofline[], impls.<name>.roofline[]"}));
   EXPECT_EQ(profile::to_json(profile::profile_document_from_json(json_reader(doc, "profile.json"))), doc);
@@ -441,6 +460,24 @@ TEST(doc_tables, env_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.env"}));
   EXPECT_EQ(keys_of({doc["devices"][0]}), declared({"kernelopt.env: devices[]"}));
   EXPECT_EQ(to_json(env_from_json(json_reader(doc, "env.json"))), doc);
+}
+
+TEST(doc_tables, gpu_writes_its_declared_fields) {
+  const gpu_info gpu{0, "NVIDIA H100 80GB HBM3", "GPU-0", "0000:1B:00.0", "id:0,slots:1"};
+  EXPECT_EQ(keys_of({to_json(gpu)}), declared({"gpu (correctness result, kopt.gpu, record timing.gpu)"}));
+  EXPECT_EQ(keys_of({to_json(gpu_claim_info{"shared", "/tmp/l", 0, 1})}),
+            declared({"claim (correctness result, kopt.claim)"}));
+}
+
+TEST(doc_tables, clocks_write_their_declared_fields) {
+  second_clock measured;
+  measured.m_source = "cupti";
+  measured.m_available = true;
+  measured.m_kernels.emplace_back();
+  EXPECT_EQ(keys_of({to_json(measured)}),
+            declared({"second_clock (kopt.second_clock, record timing.shapes[].second_clock)"}));
+  EXPECT_EQ(keys_of({to_json(measured)["kernels"][0]}), declared({"second_clock.kernels[]"}));
+  EXPECT_EQ(keys_of({to_json(clock_window{})}), declared({"clock (kopt.clock, record timing.shapes[].clock)"}));
 }
 
 TEST(doc_tables, static_result_writes_its_declared_fields) {

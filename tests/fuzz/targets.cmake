@@ -7,9 +7,9 @@ set(KOPT_FUZZ_TARGETS
   manifest record bench overlap correctness ceilings spec env static profile ncu_csv sass expr cli experience)
 
 set(KOPT_FUZZ_SEEDS_manifest    tests/kopt/data/softmax/manifest.json)
-set(KOPT_FUZZ_SEEDS_record      tests/kopt/data/softmax/expected/records/*.json)
+set(KOPT_FUZZ_SEEDS_record      tests/kopt/data/softmax/expected/records/*.json tests/fuzz/seeds/record/*)
 set(KOPT_FUZZ_SEEDS_bench       tests/kopt/data/softmax/bench/*.json tests/kopt/data/h200/softmax_bench_run_*.json
-                                tests/fuzz/seeds/bench/*)
+                                tests/fuzz/seeds/bench/* tests/fuzz/seeds/overlap/*)
 set(KOPT_FUZZ_SEEDS_overlap     tests/kopt/data/h200/softmax_bench_run_*.json tests/fuzz/seeds/overlap/*)
 set(KOPT_FUZZ_SEEDS_correctness tests/kopt/data/softmax/results/*.json tests/kopt/data/h200/softmax_correct_v1.json)
 set(KOPT_FUZZ_SEEDS_ceilings    tests/kopt/data/softmax/ceilings.json tests/kopt/profile/data/h200/ceilings.json)

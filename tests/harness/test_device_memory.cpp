@@ -27,8 +27,8 @@ class counting_backend final : public backend {
   [[nodiscard]] std::string unavailable_reason() override { return {}; }
   [[nodiscard]] std::string device_name() override { return "counting host"; }
   [[nodiscard]] int device_index() const override { return -1; }
-  [[nodiscard]] json identity() override { return nullptr; }
-  json claim(bool) override { return nullptr; }
+  [[nodiscard]] std::optional<gpu_info> identity() override { return std::nullopt; }
+  std::optional<gpu_claim_info> claim(bool) override { return std::nullopt; }
 
   [[nodiscard]] void* allocate(std::size_t bytes) override {
     ++m_allocations;
@@ -115,7 +115,7 @@ kernel_spec scale_spec(invoke_fn reference_fn = &reference) {
 // Samples without a clock: a constant time per call.
 class fake_engine final : public bench::timing_engine {
  public:
-  [[nodiscard]] json timing_fields() const override { return json::object(); }
+  [[nodiscard]] engine_timing timing_fields() const override { return {}; }
   [[nodiscard]] double resolution_ns() const override { return 1.0; }
   void warm(const bench::launch_fn& launch) override { launch(); }
   [[nodiscard]] double sample_ns(const bench::launch_fn& launch) override {

@@ -48,7 +48,7 @@ expect(0 "${help}" --gtest_filter=vendor_ok.* -h)
 expect(0 "^host_scale_kopt_test \\(KernelOpt\\) ${version}\n$" --version)
 expect(2 "--kopt_frobnicate: unknown KernelOpt flag \\(see --help\\)" --kopt_frobnicate)
 expect(2 "--kopt_threads='0': expected an integer from 1 to 4096" --kopt_threads=0)
-expect(2 "--kopt_results=: needs a value" --kopt_results= --gtest_list_tests)
+expect(2 "--kopt_results needs a non-empty value" --kopt_results= --gtest_list_tests)
 expect(0 "vendor_ok\\." ABSENT "vendor_wrong" --kopt_quick --gtest_filter=vendor_ok.* --gtest_list_tests)
 
 if(failures)

@@ -312,7 +312,7 @@ bench_header bench_run::header(const std::string& backend_name, const std::vecto
   }
   if (m_ceilings) h.m_ceilings = m_ceilings_path;
   h.m_not_benchmarked = skipped;
-  h.m_overhead = overhead_json(m_overheads);
+  h.m_overhead = summarize_overhead(m_overheads);
   return h;
 }
 
@@ -446,7 +446,7 @@ int run_main(const kernel_spec& spec, const bench_context& context, int argc, ch
   }
   // Timing needs the GPU alone: CTest's allocation gives it where ctest has
   // a resource spec; the claim holds it in every other case (cuda/gpu_claim.hpp).
-  json claim;
+  std::optional<gpu_claim_info> claim;
   try {
     claim = device->claim(true);
   } catch (const std::exception& e) {

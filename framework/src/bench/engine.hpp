@@ -13,6 +13,8 @@
 
 #include "bench/sampler.hpp"
 #include "core/json_io.hpp"
+#include "formats/bench_result.hpp"
+#include "formats/clocks.hpp"
 
 namespace kopt::bench {
 
@@ -23,8 +25,8 @@ using launch_fn = std::function<void()>;
 // shape docs/formats.md gives them.
 struct measurement {
   sampling_result m_primary;            // the headline clock; median = real_time
-  json m_second_clock;                  // per-benchmark kopt.second_clock
-  json m_clock;                         // per-benchmark kopt.clock (null: not applicable)
+  std::optional<second_clock> m_second_clock;  // per-benchmark kopt.second_clock
+  std::optional<clock_window> m_clock;         // per-benchmark kopt.clock (nullopt: not applicable)
   std::vector<std::string> m_flags;     // besides noise_above_bound (added by the driver)
   std::optional<double> m_second_clock_cost_ns;  // CUPTI on minus off, per launch
   double m_harness_ns_per_sample = 0;   // wall time per sample minus its device time
@@ -33,7 +35,7 @@ struct measurement {
 // The device state over one measurement window (several implementations
 // sampled in turn): the clock record and whether the clocks were held down.
 struct window_state {
-  json m_clock;  // null when not applicable (host)
+  std::optional<clock_window> m_clock;  // nullopt when not applicable (host)
   bool m_throttled = false;
   bool m_launch_not_hidden = false;
 };
@@ -43,7 +45,7 @@ class timing_engine {
   virtual ~timing_engine() = default;
   // The engine's fields of the top-level kopt.timing, after the settings
   // (clock, its resolution, cache flush sizes).
-  [[nodiscard]] virtual json timing_fields() const = 0;
+  [[nodiscard]] virtual engine_timing timing_fields() const = 0;
   // Bytes written to flush L2 before each sample (the setting kopt.timing's
   // l2_flush_bytes); nullopt where there is no L2 flush (the host).
   [[nodiscard]] virtual std::optional<std::int64_t> l2_flush_bytes() const { return std::nullopt; }

@@ -69,8 +69,12 @@ class host_engine final : public timing_engine {
  public:
   host_engine() : m_flush(host_flush_bytes()), m_resolution_ns(clock_resolution_ns()) {}
 
-  [[nodiscard]] json timing_fields() const override {
-    return {{"cache_flush_bytes", m_flush.size()}, {"clock", "steady_clock"}, {"clock_resolution_ns", m_resolution_ns}};
+  [[nodiscard]] engine_timing timing_fields() const override {
+    engine_timing t;
+    t.m_cache_flush_bytes = static_cast<std::int64_t>(m_flush.size());
+    t.m_clock = "steady_clock";
+    t.m_clock_resolution_ns = m_resolution_ns;
+    return t;
   }
 
   [[nodiscard]] double resolution_ns() const override { return m_resolution_ns; }
@@ -85,8 +89,8 @@ class host_engine final : public timing_engine {
   }
 
   void second_clock(const launch_fn&, const sampler_settings&, measurement& m) override {
-    m.m_second_clock = {{"available", false}, {"reason", "host backend"}};
-    m.m_clock = nullptr;
+    m.m_second_clock = kopt::second_clock::unavailable("", "host backend");
+    m.m_clock = std::nullopt;
   }
 
   void profile(const launch_fn& launch, std::size_t warmup) override {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/option_values.hpp"
 #include "core/version.hpp"
 
 namespace kopt::bench {
@@ -108,13 +109,9 @@ command_line take_options(int& argc, char** argv) {
           ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     }
   }
-  std::vector<std::string> reversed;
-  for (int i = argc - 1; i >= 1; --i) {
-    // CLI11 reads `--kopt_x=` as "the value is the next argument".
-    const std::string arg = argv[i];
-    if (arg.rfind("--kopt_", 0) == 0 && arg.back() == '=') throw options_error(arg + ": needs a value");
-    reversed.push_back(arg);
-  }
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (const auto error = empty_value_error(args, "--kopt_")) throw options_error(*error);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {

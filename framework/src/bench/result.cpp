@@ -7,11 +7,6 @@
 namespace kopt::bench {
 namespace {
 
-// JSON has no infinity or NaN: an undefined number is null.
-json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-json optional_number(const std::optional<double>& value) { return value ? number(*value) : json(nullptr); }
-
 bench_row identity(const kernel_spec& spec, const impl_spec& impl, const shape_spec& shape) {
   bench_row row;
   row.m_kernel = spec.m_name;
@@ -121,20 +116,29 @@ bench_row failed_row(const kernel_spec& spec, const impl_spec& impl, const shape
   return row;
 }
 
-json overhead_json(const std::vector<overhead_entry>& entries) {
+overhead_summary summarize_overhead(const std::vector<overhead_entry>& entries) {
+  const auto finite = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
   std::vector<double> harness;
   std::vector<double> second;
-  json per = json::object();
+  overhead_summary o;
   for (const overhead_entry& e : entries) {
     harness.push_back(e.m_harness_ns_per_sample);
     if (e.m_second_clock_cost_ns) second.push_back(*e.m_second_clock_cost_ns);
-    per[e.m_benchmark] = {{"harness_ns_per_sample", number(e.m_harness_ns_per_sample)},
-                          {"cupti_ns_per_launch", optional_number(e.m_second_clock_cost_ns)}};
+    const overhead_values v{finite(e.m_harness_ns_per_sample),
+                            e.m_second_clock_cost_ns ? finite(*e.m_second_clock_cost_ns) : std::nullopt};
+    // One entry per name, the last one's values (as a JSON object keeps them).
+    const auto same = std::find_if(o.m_per_benchmark.begin(), o.m_per_benchmark.end(),
+                                   [&](const auto& p) { return p.first == e.m_benchmark; });
+    if (same != o.m_per_benchmark.end()) {
+      same->second = v;
+    } else {
+      o.m_per_benchmark.emplace_back(e.m_benchmark, v);
+    }
   }
-  return {{"harness_ns_per_sample", harness.empty() ? json(nullptr) : number(median_of(harness))},
-          {"cupti_ns_per_launch", second.empty() ? json(nullptr) : number(median_of(second))},
-          {"benchmarks", entries.size()},
-          {"per_benchmark", per}};
+  if (!harness.empty()) o.m_median.m_harness_ns_per_sample = finite(median_of(harness));
+  if (!second.empty()) o.m_median.m_cupti_ns_per_launch = finite(median_of(second));
+  o.m_benchmarks = static_cast<std::int64_t>(entries.size());
+  return o;
 }
 
 std::string overhead_text(const std::vector<overhead_entry>& entries) {

@@ -52,7 +52,7 @@ struct overhead_entry {
   double m_harness_ns_per_sample = 0;
   std::optional<double> m_second_clock_cost_ns;
 };
-[[nodiscard]] json overhead_json(const std::vector<overhead_entry>& entries);
+[[nodiscard]] overhead_summary summarize_overhead(const std::vector<overhead_entry>& entries);
 [[nodiscard]] std::string overhead_text(const std::vector<overhead_entry>& entries);
 
 }  // namespace kopt::bench

@@ -52,10 +52,10 @@ class cuda_backend final : public backend {
     return prop.name;
   }
   [[nodiscard]] int device_index() const override { return m_device; }
-  [[nodiscard]] json identity() override { return to_json(identify(m_device)); }
-  json claim(bool exclusive) override {
+  [[nodiscard]] std::optional<gpu_info> identity() override { return describe(identify(m_device)); }
+  std::optional<gpu_claim_info> claim(bool exclusive) override {
     if (!m_claim) m_claim.emplace(identify(m_device), exclusive ? claim_mode::exclusive : claim_mode::shared);
-    return m_claim->to_json();
+    return m_claim->info();
   }
 
   [[nodiscard]] void* allocate(std::size_t bytes) override {

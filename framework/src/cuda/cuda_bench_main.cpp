@@ -32,24 +32,24 @@ constexpr double k_clock_floor_ns = 3500.0;
 // CUPTI samples are read in batches: one forced flush per batch.
 constexpr std::uint64_t k_cupti_batch = 16;
 
-json unavailable_clock(const std::string& reason) {
-  return {{"source", "cupti"},       {"available", false},    {"reason", reason},
-          {"median_ns", nullptr},    {"agreement", "unavailable"}, {"difference", nullptr},
-          {"kernels", json::array()}};
-}
+second_clock unavailable_clock(const std::string& reason) { return second_clock::unavailable("cupti", reason); }
 
-json kernels_json(const std::vector<kernel_summary>& kernels) {
-  json list = json::array();
+std::vector<clock_kernel> clock_kernels(const std::vector<kernel_summary>& kernels) {
+  std::vector<clock_kernel> list;
   for (const kernel_summary& k : kernels) {
-    list.push_back({{"name", k.m_name},
-                    {"grid", k.m_grid},
-                    {"block", k.m_block},
-                    {"registers", k.m_registers},
-                    {"static_smem", k.m_static_smem},
-                    {"dynamic_smem", k.m_dynamic_smem},
-                    {"stream", k.m_stream},
-                    {"median_ns", k.m_median_ns},
-                    {"launches_per_sample", k.m_launches_per_sample}});
+    clock_kernel c;
+    c.m_name = k.m_name;
+    for (std::size_t i = 0; i < 3; ++i) {
+      c.m_grid[i] = k.m_grid[i];
+      c.m_block[i] = k.m_block[i];
+    }
+    c.m_registers = k.m_registers;
+    c.m_static_smem = k.m_static_smem;
+    c.m_dynamic_smem = k.m_dynamic_smem;
+    c.m_stream = k.m_stream;
+    c.m_median_ns = k.m_median_ns;
+    c.m_launches_per_sample = k.m_launches_per_sample;
+    list.push_back(std::move(c));
   }
   return list;
 }
@@ -63,12 +63,14 @@ class cuda_engine final : public bench::timing_engine {
         m_monitor(device.device_index()),
         m_use_cupti(!opts.m_no_cupti) {}
 
-  [[nodiscard]] json timing_fields() const override {
-    return {{"l2_bytes", m_timer.l2_bytes()},
-            {"clock", "cuda_event"},
-            {"clock_resolution_ns", event_timer::k_resolution_ns},
-            {"launch_blocking_timeout_s", event_timer::k_block_timeout_s},
-            {"second_clock", m_use_cupti ? "cupti" : "off"}};
+  [[nodiscard]] engine_timing timing_fields() const override {
+    engine_timing t;
+    t.m_l2_bytes = static_cast<std::int64_t>(m_timer.l2_bytes());
+    t.m_clock = "cuda_event";
+    t.m_clock_resolution_ns = event_timer::k_resolution_ns;
+    t.m_launch_blocking_timeout_s = event_timer::k_block_timeout_s;
+    t.m_second_clock = m_use_cupti ? "cupti" : "off";
+    return t;
   }
 
   [[nodiscard]] std::optional<std::int64_t> l2_flush_bytes() const override {
@@ -85,7 +87,7 @@ class cuda_engine final : public bench::timing_engine {
   [[nodiscard]] bench::window_state end_window() override {
     m_monitor.finish();
     bench::window_state w;
-    w.m_clock = m_monitor.to_json();
+    w.m_clock = m_monitor.window();
     w.m_throttled = m_monitor.throttled();
     w.m_launch_not_hidden = m_timer.blocking_timeouts() > 0;
     return w;
@@ -180,18 +182,19 @@ class cuda_engine final : public bench::timing_engine {
         bench::compare_clocks(primary.m_median, primary.m_noise, second.m_median, second.m_noise, k_clock_floor_ns);
     m.m_second_clock_cost_ns = bench::compute_stats(event_times, 0).m_median - primary.m_median;
 
-    const auto number = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-    m.m_second_clock = {{"source", "cupti"},
-                        {"available", true},
-                        {"reason", nullptr},
-                        {"median_ns", second.m_median},
-                        {"agreement", agreement.m_agree ? "ok" : "disagree"},
-                        {"difference", number(agreement.m_difference)},
-                        {"bound", number(agreement.m_bound)},
-                        {"samples", second.m_count},
-                        {"noise", number(second.m_noise)},
-                        {"dropped_records", m_cupti.dropped()},
-                        {"kernels", kernels_json(m_cupti.kernels())}};
+    const auto number = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
+    kopt::second_clock measured;
+    measured.m_source = "cupti";
+    measured.m_available = true;
+    measured.m_median_ns = second.m_median;
+    measured.m_agreement = agreement.m_agree ? "ok" : "disagree";
+    measured.m_difference = number(agreement.m_difference);
+    measured.m_bound = number(agreement.m_bound);
+    measured.m_samples = static_cast<std::int64_t>(second.m_count);
+    measured.m_noise = number(second.m_noise);
+    measured.m_dropped_records = static_cast<std::int64_t>(m_cupti.dropped());
+    measured.m_kernels = clock_kernels(m_cupti.kernels());
+    m.m_second_clock = std::move(measured);
     if (!agreement.m_agree) m.m_flags.emplace_back("clock_disagreement");
   }
 

@@ -56,13 +56,15 @@ gpu_identity identify(int device) {
   return gpu;
 }
 
-json to_json(const gpu_identity& gpu) {
-  auto text_or_unknown = [](const std::string& text) { return text.empty() ? json("unknown") : json(text); };
-  return {{"index", gpu.m_index},
-          {"name", text_or_unknown(gpu.m_name)},
-          {"uuid", text_or_unknown(gpu.m_uuid)},
-          {"pci_bus_id", text_or_unknown(gpu.m_pci_bus_id)},
-          {"ctest_allocation", gpu.m_ctest_allocation.empty() ? json(nullptr) : json(gpu.m_ctest_allocation)}};
+gpu_info describe(const gpu_identity& gpu) {
+  auto text_or_unknown = [](const std::string& text) { return text.empty() ? std::string("unknown") : text; };
+  gpu_info info;
+  info.m_index = gpu.m_index;
+  info.m_name = text_or_unknown(gpu.m_name);
+  info.m_uuid = text_or_unknown(gpu.m_uuid);
+  info.m_pci_bus_id = text_or_unknown(gpu.m_pci_bus_id);
+  if (!gpu.m_ctest_allocation.empty()) info.m_ctest_allocation = gpu.m_ctest_allocation;
+  return info;
 }
 
 std::filesystem::path lock_directory() {
@@ -141,11 +143,8 @@ void gpu_claim::release() noexcept {
   m_fd = -1;
 }
 
-json gpu_claim::to_json() const {
-  return {{"mode", mode_name(m_mode)},
-          {"lock", m_path.string()},
-          {"waited_s", m_waited_s},
-          {"granted_unix_ns", m_granted_unix_ns}};
+gpu_claim_info gpu_claim::info() const {
+  return {mode_name(m_mode), m_path.string(), m_waited_s, m_granted_unix_ns};
 }
 
 }  // namespace kopt::cuda

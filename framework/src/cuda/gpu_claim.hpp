@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/json_io.hpp"
+#include "formats/gpu.hpp"
 
 namespace kopt::cuda {
 
@@ -30,7 +31,9 @@ struct gpu_identity {
 
 // REQUIRES: `device` is a visible CUDA ordinal.
 [[nodiscard]] gpu_identity identify(int device);
-[[nodiscard]] json to_json(const gpu_identity& gpu);
+// What a results file says of it (formats/gpu.hpp): "unknown" for what
+// could not be read.
+[[nodiscard]] gpu_info describe(const gpu_identity& gpu);
 
 enum class claim_mode { shared, exclusive };
 
@@ -54,8 +57,8 @@ class gpu_claim {
 
   [[nodiscard]] double waited_s() const { return m_waited_s; }
   [[nodiscard]] std::int64_t granted_unix_ns() const { return m_granted_unix_ns; }
-  // {"mode", "lock", "waited_s", "granted_unix_ns"}
-  [[nodiscard]] json to_json() const;
+  // What a results file says of it (formats/gpu.hpp).
+  [[nodiscard]] gpu_claim_info info() const;
 
  private:
   gpu_claim() = default;

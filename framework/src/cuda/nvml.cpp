@@ -224,18 +224,18 @@ json clock_monitor::unknown_reason() const {
 
 bool clock_monitor::throttled() const { return m_clock_held_down || m_clock_dropped; }
 
-json clock_monitor::to_json() const {
-  const auto value = [](const std::optional<int>& v) { return v ? json(*v) : json("unknown"); };
-  json reasons = json::array();
-  for (const std::string& name : nvml::reason_names(m_seen_reasons & ~std::uint64_t{1})) reasons.push_back(name);
-  const bool known = m_readings > 0;
-  return {{"sm_mhz_min", value(m_min_mhz)},
-          {"sm_mhz_max", value(m_max_mhz)},
-          {"sm_mhz_limit", value(m_limit_mhz)},
-          {"throttled", known ? json(throttled()) : json("unknown")},
-          {"reasons", reasons},
-          {"readings", m_readings},
-          {"reason", unknown_reason()}};
+clock_window clock_monitor::window() const {
+  const auto value = [](const std::optional<int>& v) { return v ? std::optional<std::int64_t>(*v) : std::nullopt; };
+  clock_window w;
+  w.m_sm_mhz_min = value(m_min_mhz);
+  w.m_sm_mhz_max = value(m_max_mhz);
+  w.m_sm_mhz_limit = value(m_limit_mhz);
+  if (m_readings > 0) w.m_throttled = throttled();
+  w.m_reasons = nvml::reason_names(m_seen_reasons & ~std::uint64_t{1});
+  w.m_readings = m_readings;
+  const json reason = unknown_reason();
+  if (reason.is_string()) w.m_reason = reason.get<std::string>();
+  return w;
 }
 
 }  // namespace kopt::cuda

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/clocks.hpp"
 
 namespace kopt::cuda::nvml {
 
@@ -86,9 +87,9 @@ class clock_monitor {
   void begin();
   void poll();
   void finish();
-  // formats.md's per-benchmark "clock": values "unknown" with "reason"
-  // when NVML cannot tell.
-  [[nodiscard]] json to_json() const;
+  // The per-benchmark "clock" (formats/clocks.hpp): values unknown, with
+  // the reason, when NVML cannot tell.
+  [[nodiscard]] clock_window window() const;
   [[nodiscard]] bool throttled() const;
 
  private:

@@ -5,6 +5,22 @@ namespace {
 
 // ---- field tables (docs/formats.md, "Benchmark JSON") ----------------------------
 
+const std::vector<field_doc> k_engine_timing_fields = {
+    {"cache_flush_bytes", "integer", "host: bytes written between samples to flush the caches"},
+    {"l2_bytes", "integer", "CUDA: the device's L2 size (flushed between samples)"},
+    {"clock", "string", "`steady_clock` (host) or `cuda_event`"},
+    {"clock_resolution_ns", "number", "the clock's resolution"},
+    {"launch_blocking_timeout_s", "number", "CUDA: the timeout of the spin kernel that hides launch latency"},
+    {"second_clock", "string", "CUDA: `cupti`, or `off` (`--kopt_no_cupti`)"},
+};
+
+const std::vector<field_doc> k_overhead_fields = {
+    {"harness_ns_per_sample", "number | null", "wall minus device time per sample, median over the run"},
+    {"cupti_ns_per_launch", "number | null", "the second clock's added cost per launch, median; `null` without it"},
+    {"benchmarks", "integer", "benchmarks in the run"},
+    {"per_benchmark", "object", "the same two values per benchmark, by name"},
+};
+
 const std::vector<field_doc> k_header_fields = {
     {"schema_version", "integer", "1"},
     {"kind", "string", "`kernelopt.bench`"},
@@ -19,8 +35,8 @@ const std::vector<field_doc> k_header_fields = {
     {"ceilings", "string | null", "the `--kopt_ceilings` file as given"},
     {"not_benchmarked", "array", "`{impl, reason}` for each implementation not timed (a host or f64 reference)"},
     {"overhead", "object", "harness time per sample and the CUPTI cost per launch, medians over the run"},
-    {"gpu", "object | null", "which GPU: `index`, `uuid`, `pci_bus_id`, `ctest_allocation`, ...; `null` on the host"},
-    {"claim", "object | null", "the per-GPU lock held while timing (`waited_s`: how long another process held it)"},
+    {"gpu", "object | null", "which GPU (the `gpu` table); `null` on the host"},
+    {"claim", "object | null", "the exclusive per-GPU lock held while timing (the `claim` table); `null` on the host"},
     {"started_unix_ns", "integer", "wall clock when the benchmark loop started"},
     {"finished_unix_ns", "integer", "wall clock when it ended"},
 };
@@ -75,8 +91,8 @@ const std::vector<field_doc> k_row_fields = {
     {"tflops", "number | null", "flops / median"},
     {"gbps", "number | null", "bytes / median"},
     {"pct_of_ceiling", "object | null", "fraction of each applicable ceiling; `null` without `--kopt_ceilings`"},
-    {"second_clock", "object", "the CUPTI clock over the same launches, or why there is none"},
-    {"clock", "object | null", "NVML clocks over the measurement window; `null` on the host"},
+    {"second_clock", "object", "the CUPTI clock over the same launches, or why there is none (the `second_clock` table)"},
+    {"clock", "object | null", "NVML clocks over the measurement window (the `clock` table); `null` on the host"},
     {"flags", "array", "`clock_disagreement`, `throttled`, `noise_above_bound`, `launch_not_hidden`"},
     {"rounds", "object | null", "the interleaved rounds this was sampled in"},
     {"output_check", "object | null", "the benchmark's own check of what it timed"},
@@ -246,11 +262,49 @@ json to_json(const bench_row& row) {
   j["tflops"] = number_or_null(row.m_tflops);
   j["gbps"] = number_or_null(row.m_gbps);
   j["pct_of_ceiling"] = fractions_to_json(row.m_pct_of_ceiling);
-  j["second_clock"] = row.m_second_clock;
-  j["clock"] = row.m_clock;
+  j["second_clock"] = row.m_second_clock ? to_json(*row.m_second_clock) : json(nullptr);
+  j["clock"] = row.m_clock ? to_json(*row.m_clock) : json(nullptr);
   j["flags"] = row.m_flags;
   j["rounds"] = row.m_rounds ? to_json(*row.m_rounds) : json(nullptr);
   j["output_check"] = row.m_output_check ? to_json(*row.m_output_check) : json(nullptr);
+  return j;
+}
+
+namespace {
+
+json to_json(const overhead_values& v) {
+  return {{"harness_ns_per_sample", number_or_null(v.m_harness_ns_per_sample)},
+          {"cupti_ns_per_launch", number_or_null(v.m_cupti_ns_per_launch)}};
+}
+
+overhead_values overhead_values_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object (harness_ns_per_sample, cupti_ns_per_launch)");
+  overhead_values v;
+  if (node.has("harness_ns_per_sample")) v.m_harness_ns_per_sample = node.at("harness_ns_per_sample").as_number();
+  if (node.has("cupti_ns_per_launch")) v.m_cupti_ns_per_launch = node.at("cupti_ns_per_launch").as_number();
+  return v;
+}
+
+overhead_summary overhead_from_json(const json_reader& node) {
+  overhead_summary o;
+  o.m_median = overhead_values_from_json(node);
+  o.m_benchmarks = node.at("benchmarks").as_non_negative_integer();
+  const json_reader per = node.at("per_benchmark");
+  if (!per.raw().is_object()) per.fail("expected an object of benchmarks");
+  for (const auto& item : per.raw().items()) {
+    o.m_per_benchmark.emplace_back(item.key(), overhead_values_from_json(per.at(item.key())));
+  }
+  return o;
+}
+
+}  // namespace
+
+json to_json(const overhead_summary& overhead) {
+  json per = json::object();
+  for (const auto& [name, values] : overhead.m_per_benchmark) per[name] = to_json(values);
+  json j = to_json(overhead.m_median);
+  j["benchmarks"] = overhead.m_benchmarks;
+  j["per_benchmark"] = std::move(per);
   return j;
 }
 
@@ -258,7 +312,13 @@ json to_json(const bench_header& h) {
   json timing = nullptr;  // not stated (a header made without settings)
   if (h.m_timing) {
     timing = to_json(*h.m_timing);
-    for (const auto& [key, value] : h.m_engine_timing.items()) timing[key] = value;
+    const engine_timing& e = h.m_engine_timing;
+    if (e.m_cache_flush_bytes) timing["cache_flush_bytes"] = *e.m_cache_flush_bytes;
+    if (e.m_l2_bytes) timing["l2_bytes"] = *e.m_l2_bytes;
+    if (e.m_clock) timing["clock"] = *e.m_clock;
+    if (e.m_clock_resolution_ns) timing["clock_resolution_ns"] = *e.m_clock_resolution_ns;
+    if (e.m_launch_blocking_timeout_s) timing["launch_blocking_timeout_s"] = *e.m_launch_blocking_timeout_s;
+    if (e.m_second_clock) timing["second_clock"] = *e.m_second_clock;
   }
   json not_run = json::array();
   for (const not_benchmarked& n : h.m_not_benchmarked) not_run.push_back({{"impl", n.m_impl}, {"reason", n.m_reason}});
@@ -275,9 +335,9 @@ json to_json(const bench_header& h) {
           {"timing", timing},
           {"ceilings", h.m_ceilings ? json(*h.m_ceilings) : json(nullptr)},
           {"not_benchmarked", not_run},
-          {"overhead", h.m_overhead},
-          {"gpu", h.m_gpu},
-          {"claim", h.m_claim},
+          {"overhead", h.m_overhead ? to_json(*h.m_overhead) : json(nullptr)},
+          {"gpu", to_json(h.m_gpu)},
+          {"claim", to_json(h.m_claim)},
           {"started_unix_ns", optional_integer(h.m_started_unix_ns)},
           {"finished_unix_ns", optional_integer(h.m_finished_unix_ns)}};
 }
@@ -351,8 +411,8 @@ bench_row bench_row_from_json(const json_reader& k) {
   row.m_tflops = optional_non_negative(k, "tflops");
   row.m_gbps = optional_non_negative(k, "gbps");
   if (k.has("pct_of_ceiling")) row.m_pct_of_ceiling = fractions_from_json(k.at("pct_of_ceiling"));
-  row.m_second_clock = object_or_null(k, "second_clock");
-  row.m_clock = object_or_null(k, "clock");
+  if (k.has("second_clock")) row.m_second_clock = second_clock_from_json(k.at("second_clock"));
+  if (k.has("clock")) row.m_clock = clock_window_from_json(k.at("clock"));
   if (k.has("flags")) row.m_flags = strings(k.at("flags"));
   if (k.has("rounds")) row.m_rounds = rounds_from_json(k.at("rounds"));
   return row;
@@ -377,10 +437,15 @@ bench_header bench_header_from_json(const json_reader& k) {
   if (k.has("timing")) {
     const json_reader timing = k.at("timing");
     h.m_timing = timing_settings_from_json(timing);
-    const json settings = to_json(*h.m_timing);
-    for (const auto& [key, value] : timing.raw().items()) {
-      if (!settings.contains(key)) h.m_engine_timing[key] = value;
+    engine_timing& e = h.m_engine_timing;
+    if (timing.has("cache_flush_bytes")) e.m_cache_flush_bytes = timing.at("cache_flush_bytes").as_non_negative_integer();
+    if (timing.has("l2_bytes")) e.m_l2_bytes = timing.at("l2_bytes").as_non_negative_integer();
+    if (timing.has("clock")) e.m_clock = timing.at("clock").as_string();
+    if (timing.has("clock_resolution_ns")) e.m_clock_resolution_ns = timing.at("clock_resolution_ns").as_non_negative();
+    if (timing.has("launch_blocking_timeout_s")) {
+      e.m_launch_blocking_timeout_s = timing.at("launch_blocking_timeout_s").as_non_negative();
     }
+    if (timing.has("second_clock")) e.m_second_clock = timing.at("second_clock").as_string();
   }
   h.m_ceilings = optional_string(k, "ceilings");
   if (k.has("not_benchmarked")) {
@@ -389,12 +454,9 @@ bench_header bench_header_from_json(const json_reader& k) {
       h.m_not_benchmarked.push_back({list.at(i).at("impl").as_string(), list.at(i).at("reason").as_string()});
     }
   }
-  h.m_overhead = object_or_null(k, "overhead");
-  if (k.has("gpu")) {
-    if (!k.at("gpu").raw().is_object()) k.at("gpu").fail("expected an object (index, uuid, pci_bus_id, ...)");
-    h.m_gpu = k.at("gpu").raw();
-  }
-  h.m_claim = object_or_null(k, "claim");
+  if (k.has("overhead")) h.m_overhead = overhead_from_json(k.at("overhead"));
+  if (k.has("gpu")) h.m_gpu = gpu_info_from_json(k.at("gpu"));
+  if (k.has("claim")) h.m_claim = gpu_claim_from_json(k.at("claim"));
   if (k.has("started_unix_ns")) h.m_started_unix_ns = k.at("started_unix_ns").as_non_negative_integer();
   if (k.has("finished_unix_ns")) h.m_finished_unix_ns = k.at("finished_unix_ns").as_non_negative_integer();
   return h;
@@ -426,7 +488,9 @@ std::vector<format_table> bench_tables() {
           {"kernelopt.bench: benchmarks[]", k_run_fields},
           {"kernelopt.bench: benchmarks[].kopt", k_row_fields},
           {"kernelopt.bench: benchmarks[].kopt.output_check", k_output_check_fields},
-          {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields}};
+          {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields},
+          {"kernelopt.bench: timing (the engine's fields, after the settings)", k_engine_timing_fields},
+          {"kernelopt.bench: overhead", k_overhead_fields}};
 }
 
 }  // namespace kopt

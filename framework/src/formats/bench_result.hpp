@@ -16,7 +16,9 @@
 
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/clocks.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/gpu.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
 
@@ -103,8 +105,8 @@ struct bench_row {
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
   std::optional<ceiling_fractions> m_pct_of_ceiling;  // nullopt: no --kopt_ceilings
-  json m_second_clock;  // the engine's second clock (CUPTI), or why there is none
-  json m_clock;         // NVML clocks over the window; null on the host
+  std::optional<second_clock> m_second_clock;  // the engine's second clock (CUPTI), or why there is none
+  std::optional<clock_window> m_clock;         // NVML clocks over the window; nullopt (null) on the host
   std::vector<std::string> m_flags;
   std::optional<interleaved_rounds> m_rounds;
   // Timed and failed rows (none in a plain Google Benchmark file, or a bench older than the check):
@@ -118,6 +120,32 @@ struct not_benchmarked {
   std::string m_reason;
 };
 
+// The engine's fields of the top-level kopt.timing, after the settings:
+// which clock, its resolution, the flush sizes. Each engine writes its own
+// (host: cache_flush_bytes; CUDA: l2_bytes, launch_blocking_timeout_s,
+// second_clock); nullopt: not written (another engine's, or an older file).
+struct engine_timing {
+  std::optional<std::int64_t> m_cache_flush_bytes;       // host: bytes written between samples
+  std::optional<std::int64_t> m_l2_bytes;                // CUDA: the device's L2
+  std::optional<std::string> m_clock;                    // steady_clock | cuda_event
+  std::optional<double> m_clock_resolution_ns;
+  std::optional<double> m_launch_blocking_timeout_s;     // CUDA: the spin kernel's timeout
+  std::optional<std::string> m_second_clock;             // CUDA: cupti | off
+};
+
+// kopt.overhead: harness time per sample (wall minus device) and the
+// second clock's added cost per launch; medians over the run, and per
+// benchmark (in run order). A value that is not finite is nullopt (null).
+struct overhead_values {
+  std::optional<double> m_harness_ns_per_sample;
+  std::optional<double> m_cupti_ns_per_launch;
+};
+struct overhead_summary {
+  overhead_values m_median;
+  std::int64_t m_benchmarks = 0;
+  std::vector<std::pair<std::string, overhead_values>> m_per_benchmark;
+};
+
 // The top-level `kopt` object.
 struct bench_header {
   std::string m_kernel;
@@ -128,12 +156,12 @@ struct bench_header {
   std::string m_mode = "measure";    // measure | profile (no timing: kopt refuses it as timing input)
   std::string m_shape_set = "full";  // full | quick (--kopt_quick)
   std::optional<timing_settings> m_timing;
-  json m_engine_timing = json::object();  // kopt.timing's engine fields (clock, resolution, ...), beside the settings
+  engine_timing m_engine_timing;  // kopt.timing's engine fields (clock, resolution, ...), beside the settings
   std::optional<std::string> m_ceilings;  // the --kopt_ceilings file as given
   std::vector<not_benchmarked> m_not_benchmarked;
-  json m_overhead;  // harness and second-clock cost per sample (bench/result.hpp overhead_json)
-  json m_gpu;       // which GPU: index, uuid, pci_bus_id, ctest_allocation, ...; null for the host
-  json m_claim;     // the per-GPU lock the process held; null for the host
+  std::optional<overhead_summary> m_overhead;  // nullopt (null): not written
+  std::optional<gpu_info> m_gpu;          // which GPU (formats/gpu.hpp); nullopt (null) for the host
+  std::optional<gpu_claim_info> m_claim;  // the per-GPU lock the process held; nullopt (null) for the host
   std::optional<std::int64_t> m_started_unix_ns;  // wall clock around the benchmark loop
   std::optional<std::int64_t> m_finished_unix_ns;
 };
@@ -162,7 +190,10 @@ struct bench_result {
 [[nodiscard]] gbench_run gbench_run_from_json(const json_reader& run);
 [[nodiscard]] bench_result read_bench_result(const std::filesystem::path& path);
 
-// Tables: the file, the top-level kopt object, a run, its kopt row, output_check, rounds
+[[nodiscard]] json to_json(const overhead_summary& overhead);
+
+// Tables: the file, the top-level kopt object, a run, its kopt row, output_check, rounds,
+// the engine's timing fields, overhead
 // (the timing settings and statistics have their own tables).
 [[nodiscard]] std::vector<format_table> bench_tables();
 

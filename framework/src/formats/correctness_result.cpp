@@ -13,8 +13,8 @@ const std::vector<field_doc> k_file_fields = {
     {"backend", "string", "`cuda` or `host`"},
     {"device", "string | null", "the device's name; `null` when skipped"},
     {"gpu", "object | null",
-     "which GPU ran the trials (ordinal, name, UUID, PCI bus id, `ctest_allocation`); `null` for the host"},
-    {"claim", "object | null", "the shared per-GPU lock the process held; `null` for the host"},
+     "which GPU ran the trials (the `gpu` table); `null` for the host"},
+    {"claim", "object | null", "the shared per-GPU lock the process held (the `claim` table); `null` for the host"},
     {"status", "string", "`pass` (every trial passed), `fail` or `skipped`"},
     {"skip_reason", "string | null", "why it was skipped"},
     {"seeds", "array", "the declared seeds"},
@@ -186,8 +186,8 @@ json to_json(const correctness_result& r) {
               {"variant", r.m_variant},
               {"backend", r.m_backend},
               {"device", r.m_device ? json(*r.m_device) : json(nullptr)},
-              {"gpu", r.m_gpu},
-              {"claim", r.m_claim},
+              {"gpu", to_json(r.m_gpu)},
+              {"claim", to_json(r.m_claim)},
               {"status", r.m_status},
               {"skip_reason", r.m_skip_reason ? json(*r.m_skip_reason) : json(nullptr)},
               {"seeds", r.m_seeds},
@@ -204,8 +204,8 @@ correctness_result correctness_result_from_json(const json_reader& root) {
   r.m_variant = root.at("variant").as_string();
   if (root.has("backend")) r.m_backend = root.at("backend").as_string();
   r.m_device = optional_string(root, "device");
-  if (root.has("gpu")) r.m_gpu = root.at("gpu").raw();
-  if (root.has("claim")) r.m_claim = root.at("claim").raw();
+  if (root.has("gpu")) r.m_gpu = gpu_info_from_json(root.at("gpu"));
+  if (root.has("claim")) r.m_claim = gpu_claim_from_json(root.at("claim"));
   r.m_status = root.at("status").as_string();
   if (r.m_status != "pass" && r.m_status != "fail" && r.m_status != "skipped") {
     root.at("status").fail("expected \"pass\", \"fail\" or \"skipped\", got \"" + shorten(r.m_status) + "\"");

@@ -12,6 +12,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/gpu.hpp"
 
 namespace kopt {
 
@@ -66,8 +67,8 @@ struct correctness_result {
   std::string m_variant;
   std::string m_backend;  // cuda | host
   std::optional<std::string> m_device;  // null when skipped
-  json m_gpu;     // which GPU ran the trials (ordinal, name, UUID, PCI bus, CTest allocation); null for the host
-  json m_claim;   // the per-GPU lock held; null for the host
+  std::optional<gpu_info> m_gpu;          // which GPU ran the trials (formats/gpu.hpp); nullopt (null) for the host
+  std::optional<gpu_claim_info> m_claim;  // the per-GPU lock held; nullopt (null) for the host
   std::string m_status;  // pass | fail | skipped
   std::optional<std::string> m_skip_reason;
   std::vector<std::int64_t> m_seeds;

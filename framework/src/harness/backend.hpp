@@ -8,7 +8,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <optional>
+
 #include "core/json_io.hpp"
+#include "formats/gpu.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {
@@ -36,14 +39,13 @@ class backend {
   }
   [[nodiscard]] virtual std::string device_name() = 0;
   [[nodiscard]] virtual int device_index() const = 0;
-  // The device, for results files: {"index", "name", "uuid", "pci_bus_id",
-  // "ctest_allocation"}; null for the host.
-  [[nodiscard]] virtual json identity() = 0;
+  // The device, for results files (formats/gpu.hpp); nullopt for the host.
+  [[nodiscard]] virtual std::optional<gpu_info> identity() = 0;
   // Takes the device for the rest of the process: shared for correctness
   // runs, exclusive for timing (cuda/gpu_claim.hpp). Returns what was taken,
-  // null when there is nothing to take (the host).
+  // nullopt when there is nothing to take (the host).
   // REQUIRES: unavailable_reason() is empty.
-  virtual json claim(bool exclusive) = 0;
+  virtual std::optional<gpu_claim_info> claim(bool exclusive) = 0;
 
   [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
   virtual void release(void* pointer) noexcept = 0;

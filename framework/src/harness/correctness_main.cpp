@@ -17,6 +17,7 @@
 
 #include "core/dtype.hpp"
 #include "core/json_io.hpp"
+#include "core/option_values.hpp"
 #include "core/version.hpp"
 #include "formats/correctness_result.hpp"
 #include "harness/backend.hpp"
@@ -70,13 +71,9 @@ command_line take_options(int& argc, char** argv) {
   app.add_flag("--kopt_quick", line.m_options.m_quick, "check QUICK_SHAPES instead of SHAPES");
   app.add_option("--kopt_threads", threads, "host threads for trials, reference and host variants (default: every core)")
       ->type_name("N");
-  std::vector<std::string> reversed;
-  for (int i = argc - 1; i >= 1; --i) {
-    // CLI11 reads `--kopt_x=` as "the value is the next argument".
-    const std::string arg = argv[i];
-    if (arg.rfind("--kopt_", 0) == 0 && arg.back() == '=') throw usage_error(arg + ": needs a value");
-    reversed.push_back(arg);
-  }
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (const auto error = empty_value_error(args, "--kopt_")) throw usage_error(*error);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
@@ -162,7 +159,7 @@ class run_state {
  public:
   run_state(const kernel_spec& spec, backend& device) : m_spec(spec), m_device(device) {}
 
-  void set_claim(json claim) { m_claim = std::move(claim); }
+  void set_claim(std::optional<gpu_claim_info> claim) { m_claim = std::move(claim); }
 
   void add(const impl_spec& variant, trial_result trial) {
     m_results[variant.m_name].push_back(std::move(trial));
@@ -210,7 +207,7 @@ class run_state {
  private:
   const kernel_spec& m_spec;
   backend& m_device;
-  json m_claim;  // what claim() took; null until then
+  std::optional<gpu_claim_info> m_claim;  // what claim() took; nullopt until then
   std::string m_skip_reason;
   std::map<std::string, std::vector<trial_result>> m_results;
 };

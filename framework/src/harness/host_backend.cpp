@@ -15,8 +15,8 @@ class host_backend final : public backend {
   [[nodiscard]] std::string unavailable_reason() override { return {}; }
   [[nodiscard]] std::string device_name() override { return "host CPU"; }
   [[nodiscard]] int device_index() const override { return -1; }
-  [[nodiscard]] json identity() override { return nullptr; }
-  json claim(bool) override { return nullptr; }
+  [[nodiscard]] std::optional<gpu_info> identity() override { return std::nullopt; }
+  std::optional<gpu_claim_info> claim(bool) override { return std::nullopt; }
 
   [[nodiscard]] void* allocate(std::size_t bytes) override {
     // 256-byte alignment, as cudaMalloc gives, so vectorized code behaves alike.

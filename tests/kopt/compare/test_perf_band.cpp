@@ -30,7 +30,7 @@ TEST(perf_band, measured_spread_and_board_allowance) {
   best.m_variant = "v4";
   best.m_source.m_sha256 = "abc";
   best.m_timing.m_device = "NVIDIA H200";
-  best.m_timing.m_gpu = {{"uuid", "GPU-a"}};
+  best.m_timing.m_gpu = gpu_info{0, std::nullopt, "GPU-a", std::nullopt, std::nullopt};
   shape_timing s;
   s.m_shape = shape::parse("n=1");
   s.m_stats.m_median_ns = 1000;
@@ -46,7 +46,7 @@ TEST(perf_band, measured_spread_and_board_allowance) {
   EXPECT_DOUBLE_EQ(*other.m_geomean_band, k_board_allowance);
   // The false alarm: +3.7 % on another board of the same model is SAME; +5 % on the recording board is not.
   record unnamed = best;  // a record made before kopt.gpu: its board is unknown
-  unnamed.m_timing.m_gpu = nullptr;
+  unnamed.m_timing.m_gpu = std::nullopt;
   EXPECT_DOUBLE_EQ(*perf_reference_for(unnamed, std::nullopt, "", "GPU-a", 0.02).m_points[0].m_band, k_board_allowance);
   EXPECT_DOUBLE_EQ(*perf_reference_for(unnamed, std::nullopt, "", "", 0.02).m_points[0].m_band, 0.02);  // host
   const std::vector<timing_point> plus37 = {point("v4", "n=1", 1037, 0.001)};
@@ -57,7 +57,7 @@ TEST(perf_band, measured_spread_and_board_allowance) {
   // A baseline: 3 x spread x sqrt(1 + 1/N) when that is wider than the floor.
   bench_set run;
   run.m_device = "NVIDIA H200";
-  run.m_gpu = {{"uuid", "GPU-a"}};
+  run.m_gpu = gpu_info{0, std::nullopt, "GPU-a", std::nullopt, std::nullopt};
   std::vector<bench_set> runs;
   for (const double t : {1000.0, 1010.0, 990.0, 1005.0}) {
     bench_row row;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
+#include "formats/clocks.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/records/record.hpp"
 #include "test_support.hpp"
@@ -155,15 +156,32 @@ TEST_F(gate_test, missing_hypothesis_and_extra_root) {
 
 TEST_F(gate_test, roofline_gaps_below_fifteen_percent_meet_the_target) {
   ASSERT_EQ(record_variant(c, "v0").m_code, 0);
-  write_text(c.path("profile.v1.json"), R"({"roofline": [{"shape": "rows=4096,cols=4096", "gap": 0.12},
-                                                          {"shape": "rows=8192,cols=8192", "gap": 0.10}]})");
+  profile::profile_document doc;  // `kopt profile`'s document of one implementation
+  doc.m_kernel = "softmax";
+  doc.m_status = "ok";
+  profile::profile_run& run = doc.m_run.emplace();
+  run.m_impl = "v1";
+  run.m_impls = {{"v1", profile::impl_profile{"memory-bound",
+                                              {{"rows=4096,cols=4096", 0.12, "memory"},
+                                               {"rows=8192,cols=8192", 0.10, "memory"}}}}};
+  write_text(c.path("profile.v1.json"), profile::to_json(doc).dump());
   const run_result r = run_kopt(
       {"record", "--manifest", c.manifest(), "--variant", "v1", "--correctness",
        c.path("results/correct.v1.json").string(), "--bench", c.path("bench/bench.v1.json").string(),
        "--ceilings", c.path("ceilings.json").string(), "--profile", c.path("profile.v1.json").string()});
   EXPECT_EQ(r.m_code, 0);
   EXPECT_TRUE(contains(r.m_out, "notice: target met: every roofline gap is below 15% (best: v1)")) << r.m_out;
-  EXPECT_EQ(read_record(c.record("v1")).m_profile["roofline"][0]["gap"], 0.12);  // embedded as given
+  const record v1 = read_record(c.record("v1"));  // embedded as given
+  ASSERT_TRUE(v1.m_profile.m_document.has_value());
+  EXPECT_EQ(profile::to_json(*v1.m_profile.m_document), profile::to_json(doc));
+  // Not a kernelopt.profile document: an input error naming the file and field.
+  write_text(c.path("profile.v2.json"), R"({"roofline": [{"shape": "rows=4096,cols=4096", "gap": 0.12}]})");
+  const run_result bad = run_kopt(
+      {"record", "--manifest", c.manifest(), "--variant", "v2", "--correctness",
+       c.path("results/correct.v2.json").string(), "--bench", c.path("bench/bench.v2.json").string(),
+       "--profile", c.path("profile.v2.json").string()});
+  EXPECT_NE(bad.m_code, 0);
+  EXPECT_TRUE(contains(bad.m_err, "profile.v2.json: /kind: missing")) << bad.m_err;
 }
 
 TEST_F(gate_test, malformed_records_are_input_errors_naming_file_and_path) {
@@ -235,14 +253,32 @@ TEST_F(gate_test, a_child_of_a_rejected_parent_is_judged_on_its_evidence) {
   EXPECT_TRUE(contains(r.m_out, "vs best-so-far v1")) << r.m_out;
 }
 
+// A CUPTI second clock that disagrees with the events, as the CUDA engine
+// writes it (formats/clocks.hpp): one kernel per stream.
+json cupti_disagreeing(double median_ns, double difference, const std::vector<std::int64_t>& streams) {
+  second_clock c;
+  c.m_source = "cupti";
+  c.m_available = true;
+  c.m_median_ns = median_ns;
+  c.m_agreement = "disagree";
+  c.m_difference = difference;
+  c.m_bound = 0.02;
+  c.m_samples = 16;
+  for (const std::int64_t stream : streams) {
+    clock_kernel k;
+    k.m_name = "k" + std::to_string(stream);
+    k.m_stream = stream;
+    c.m_kernels.push_back(k);
+  }
+  return to_json(c);
+}
+
 TEST_F(gate_test, work_the_timed_stream_missed_rejects) {
   for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
   patch_json("bench/bench.v4.json", [](json& b) {
     json& k = b["benchmarks"][0]["kopt"];
     k["flags"] = {"clock_disagreement"};
-    k["second_clock"] = {{"available", true}, {"median_ns", 25 * k["median_ns"].get<double>()},
-                         {"agreement", "disagree"}, {"difference", 24.0}, {"bound", 0.02},
-                         {"kernels", json::array({{{"name", "k"}, {"stream", 7}}, {{"name", "k2"}, {"stream", 13}}})}};
+    k["second_clock"] = cupti_disagreeing(25 * k["median_ns"].get<double>(), 24.0, {7, 13});
   });
   const run_result r = record_variant(c, "v4");
   EXPECT_EQ(r.m_code, 1);
@@ -256,9 +292,7 @@ TEST_F(gate_test, a_small_clock_disagreement_on_one_stream_is_a_notice) {
   patch_json("bench/bench.v4.json", [](json& b) {
     json& k = b["benchmarks"][0]["kopt"];
     k["flags"] = {"clock_disagreement"};
-    k["second_clock"] = {{"available", true}, {"median_ns", 1.034 * k["median_ns"].get<double>()},
-                         {"agreement", "disagree"}, {"difference", 0.034}, {"bound", 0.02},
-                         {"kernels", json::array({{{"name", "k"}, {"stream", 13}}})}};
+    k["second_clock"] = cupti_disagreeing(1.034 * k["median_ns"].get<double>(), 0.034, {13});
   });
   const run_result r = record_variant(c, "v4");
   EXPECT_EQ(r.m_code, 0) << r.m_out;

@@ -84,14 +84,19 @@ TEST(status, stops_at_max_iterations_and_near_peak) {
     records.push_back(loaded.at(i) ? std::optional<record>(*loaded.at(i)) : std::nullopt);
     statuses.push_back(loaded.status_at(i));
   }
-  records[1]->m_profile = {{"bottleneck", "memory-bound"},
-                           {"roofline", {{{"shape", "rows=4096,cols=4096"}, {"gap", 0.10}},
-                                         {{"shape", "rows=8192,cols=8192"}, {"gap", 0.14}}}}};
+  profile::profile_document& doc = records[1]->m_profile.m_document.emplace();
+  doc.m_kernel = "softmax";
+  doc.m_status = "ok";
+  profile::profile_run& run = doc.m_run.emplace();
+  run.m_impl = "v1";
+  run.m_impls = {{"v1", profile::impl_profile{"memory-bound",
+                                              {{"rows=4096,cols=4096", 0.10, "memory"},
+                                               {"rows=8192,cols=8192", 0.14, "memory"}}}}};
   const stop_status near = evaluate_stop(decl, record_set(records, statuses));
   EXPECT_TRUE(near.m_stop);
   EXPECT_EQ(near.m_reason.value_or(""), "near_peak");
   EXPECT_EQ(near.m_bottleneck, "memory-bound");
-  records[1]->m_profile["roofline"][1]["gap"] = 0.2;
+  run.m_impls[0].second.m_roofline[1].m_gap = 0.2;
   const stop_status far = evaluate_stop(decl, record_set(records, statuses));
   EXPECT_FALSE(far.m_stop);
   EXPECT_NE(far.m_next_step.find("run optimize-softmax (next: v2)"), std::string::npos) << far.m_next_step;

@@ -315,6 +315,35 @@ benchmark_input input(const std::string& impl, const std::string& shape, const s
   return in;
 }
 
+// The roofline point is read through its type (roofline_point): each field
+// checked, an error naming the file and the JSON pointer; what a record
+// embeds is what the report and gate then read.
+TEST(Document, RooflinePointIsTyped) {
+  json doc = to_json(build_document(softmax_settings(), {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")}));
+  ASSERT_TRUE(doc["benchmarks"][0]["roofline"].is_object());
+  const profile_document typed = profile_document_from_json(json_reader(doc, "profile.json"));
+  ASSERT_TRUE(typed.m_run && typed.m_run->m_benchmarks[0].m_roofline);
+  EXPECT_EQ(typed.m_run->m_benchmarks[0].m_roofline->m_gap, doc["benchmarks"][0]["roofline"]["gap"].get<double>());
+  EXPECT_EQ(typed.m_run->m_benchmarks[0].m_compute_why.value_or(""),
+            doc["benchmarks"][0]["roofline"]["compute_ceiling"]["why"].get<std::string>());
+  doc["benchmarks"][0]["roofline"]["bound"] = "sideways";
+  try {
+    (void)profile_document_from_json(json_reader(doc, "profile.json"));
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "profile.json: /benchmarks/0/roofline/bound: expected \"memory\" or \"compute\", got \"sideways\"");
+  }
+  doc["benchmarks"][0]["roofline"].erase("bandwidth_ceiling");
+  doc["benchmarks"][0]["roofline"]["bound"] = "memory";
+  try {
+    (void)profile_document_from_json(json_reader(doc, "profile.json"));
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_EQ(std::string(e.what()), "profile.json: /benchmarks/0/roofline/bandwidth_ceiling: missing");
+  }
+}
+
 TEST(Document, SingleImplementationCarriesBottleneckAndRoofline) {
   const json doc = to_json(build_document(softmax_settings(),
                                           {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv"),

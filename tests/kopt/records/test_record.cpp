@@ -47,7 +47,8 @@ TEST_F(record_flow, root_is_accepted_when_correct) {
   EXPECT_EQ(v0.m_gate.m_targets[0].m_status, "unknown");
   EXPECT_EQ(v0.m_gate.m_targets[0].m_details[0],
             "ceiling.copy_bandwidth: no ceilings in the record (pass --ceilings FILE)");
-  EXPECT_EQ(v0.m_profile, json({{"status", "unavailable"}, {"reason", "not run"}}));
+  EXPECT_FALSE(v0.m_profile.m_document.has_value());
+  EXPECT_EQ(v0.m_profile.m_reason, "not run");
   EXPECT_EQ(v0.m_created_utc, "2025-11-21T05:00:00Z");
 }
 
@@ -188,6 +189,63 @@ TEST(record_embedded, embedded_env_of_the_wrong_type_names_the_record_and_field)
   } catch (const format_error& e) {
     EXPECT_NE(std::string(e.what()).find("records/softmax/v1.json: /static/status: expected \"unavailable\""),
               std::string::npos)
+        << e.what();
+  }
+}
+
+// The embedded kernelopt.profile and the timing's gpu are read through
+// their types (kopt/profile/document.hpp, formats/gpu.hpp) and written back
+// as read; what the gate and report read of them comes from those types; a
+// malformed one is an error naming the record and the JSON pointer.
+TEST(record_embedded, profile_and_gpu_are_read_through_their_types) {
+  profile::profile_document p;
+  p.m_kernel = "softmax";
+  p.m_status = "ok";
+  profile::profile_run& run = p.m_run.emplace();
+  run.m_created_utc = "2026-11-24T05:00:00Z";
+  profile::profiled_benchmark b;
+  b.m_name = "softmax/v1/rows=4096,cols=4096";
+  b.m_impl = "v1";
+  b.m_shape = "rows=4096,cols=4096";
+  b.m_status = "ok";
+  b.m_bottleneck = "memory-bound";
+  profile::roofline_point& point = b.m_roofline.emplace();
+  point.m_intensity = 0.625;
+  point.m_achieved_flops = 7e12;
+  point.m_compute = {"fp32_fma", 6.7e13, "FLOP/s", "spec"};
+  point.m_bandwidth = {"dram_bandwidth", 3.35e12, "B/s", "spec"};
+  point.m_bound = "memory";
+  point.m_gap = 0.12;
+  b.m_compute_why = "f32 inputs";
+  run.m_benchmarks = {b};
+  run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"rows=4096,cols=4096", 0.12, "memory"}}}}};
+  run.m_impl = "v1";
+  json doc = json::parse(read_text(k_data_dir / "softmax/expected/records/v1.json"));
+  doc["profile"] = profile::to_json(p);
+  doc["timing"]["gpu"] = {{"index", 1}, {"uuid", "GPU-3f9c"}, {"ctest_allocation", nullptr}};
+  const record r = record_from_json(doc, "records/softmax/v1.json");
+  EXPECT_EQ(to_json(r), doc);
+  EXPECT_EQ(profiled_bottleneck(r).value_or(""), "memory-bound");
+  ASSERT_TRUE(r.m_timing.m_gpu.has_value());
+  EXPECT_EQ(r.m_timing.m_gpu->uuid_or_empty(), "GPU-3f9c");
+  EXPECT_FALSE(r.m_timing.m_gpu->m_name.has_value());
+
+  doc["profile"]["impls"]["v1"]["roofline"][0]["gap"] = "small";
+  try {
+    (void)record_from_json(doc, "records/softmax/v1.json");
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records/softmax/v1.json: /profile/impls/v1/roofline/0/gap: "),
+              std::string::npos)
+        << e.what();
+  }
+  doc["profile"] = profile::to_json(p);
+  doc["timing"]["gpu"] = {{"uuid", "GPU-3f9c"}};
+  try {
+    (void)record_from_json(doc, "records/softmax/v1.json");
+    ADD_FAILURE() << "no error";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records/softmax/v1.json: /timing/gpu/index: missing"), std::string::npos)
         << e.what();
   }
 }

@@ -105,14 +105,28 @@ TEST_F(report_test, throttled_clock_and_profiled_roofline) {
   shape["flags"] = json::array({"throttled"});
   shape["clock"] = {{"sm_mhz_min", 1680}, {"sm_mhz_max", 1980}, {"sm_mhz_limit", 1980}, {"throttled", true},
                     {"reasons", json::array({"sw_power_cap"})}, {"readings", 8}, {"reason", nullptr}};
-  doc["profile"]["benchmarks"] = json::array(
-      {{{"impl", "v4"},
-        {"shape", "rows=4096,cols=4096"},
-        {"roofline",
-         {{"arithmetic_intensity", 0.5},
-          {"achieved_flops_per_s", 2.0e12},
-          {"compute_ceiling", {{"name", "fp32_fma"}, {"value", 6.0e13}, {"source", "measured"}, {"why", "f32"}}},
-          {"bandwidth_ceiling", {{"name", "copy_bandwidth"}, {"value", 4.0e12}, {"source", "measured"}}}}}}});
+  profile::profile_document profile;  // as `kopt profile` writes it, embedded through its type
+  profile.m_kernel = "softmax";
+  profile.m_status = "ok";
+  profile::profile_run& run = profile.m_run.emplace();
+  run.m_created_utc = "2026-11-24T05:00:00Z";
+  profile::profiled_benchmark b;
+  b.m_name = "softmax/v4/rows=4096,cols=4096";
+  b.m_impl = "v4";
+  b.m_shape = "rows=4096,cols=4096";
+  b.m_status = "ok";
+  b.m_bottleneck = "memory-bound";
+  profile::roofline_point& point = b.m_roofline.emplace();
+  point.m_intensity = 0.5;
+  point.m_achieved_flops = 2.0e12;
+  point.m_compute = {"fp32_fma", 6.0e13, "FLOP/s", "measured"};
+  point.m_bandwidth = {"copy_bandwidth", 4.0e12, "B/s", "measured"};
+  point.m_bound = "memory";
+  b.m_compute_why = "f32";
+  run.m_benchmarks = {b};
+  run.m_impls = {{"v4", profile::impl_profile{"memory-bound", {}}}};
+  run.m_impl = "v4";
+  doc["profile"] = profile::to_json(profile);
   write_text(c.record("v4"), doc.dump(1));
   const manifest m = read_manifest(c.manifest());
   const report_model r = build_report(m, load_records(m), "");

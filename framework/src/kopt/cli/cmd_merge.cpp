@@ -23,13 +23,7 @@ std::string ints(const std::vector<int>& values) {
 // folder (a single-host run of the same suite), model folder by folder.
 std::vector<std::string> differences_from(const scale::merge_plan& plan, const std::filesystem::path& other) {
   std::vector<std::string> lines;
-  const json other_doc = read_json_file(other / "merge.json");
-  const json_reader root(other_doc, (other / "merge.json").string());
-  (void)check_kind(root, scale::k_merge_kind, scale::k_merge_schema_version);
-  std::vector<std::string> other_folders;
-  for (std::size_t i = 0; i < root.at("groups").size(); ++i) {
-    other_folders.push_back(root.at("groups").at(i).at("folder").as_string());
-  }
+  const std::vector<std::string> other_folders = scale::read_merge_folders(other / "merge.json");
   for (const scale::merge_group& g : plan.m_groups) {
     if (std::find(other_folders.begin(), other_folders.end(), g.m_folder) == other_folders.end()) {
       lines.push_back(g.m_device_model + ": not in " + other.string());

@@ -51,10 +51,7 @@ std::vector<timing_point> points_of(const std::string& impl, const timing_summar
   return points;
 }
 
-std::string uuid_of(const json& gpu) {
-  const auto it = gpu.is_object() ? gpu.find("uuid") : gpu.end();
-  return it != gpu.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+std::string uuid_of(const std::optional<gpu_info>& gpu) { return gpu ? gpu->uuid_or_empty() : std::string(); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/json_io.hpp"
+#include "core/option_values.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -90,13 +91,7 @@ const command* command_named_in(const std::vector<std::string>& argv) {
 
 command_line parse_command_line(const std::vector<std::string>& argv) {
   (void)command_named_in(argv);
-  // CLI11 reads `--name=` as "the value is the next argument"; the table's
-  // rule is that a value is never empty.
-  for (const std::string& arg : argv) {
-    if (arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
-      throw usage_error(arg.substr(0, arg.size() - 1) + " needs a non-empty value");
-    }
-  }
+  if (const auto error = empty_value_error(argv, "--")) throw usage_error(*error);
 
   CLI::App app("KernelOpt's post-processor", "kopt");
   app.set_version_flag("--version", "");

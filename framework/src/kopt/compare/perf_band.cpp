@@ -8,10 +8,7 @@
 namespace kopt {
 namespace {
 
-std::string uuid_of(const json& gpu) {
-  const auto it = gpu.is_object() ? gpu.find("uuid") : gpu.end();
-  return it != gpu.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+std::string uuid_of(const std::optional<gpu_info>& gpu) { return gpu ? gpu->uuid_or_empty() : std::string(); }
 
 }  // namespace
 

@@ -37,8 +37,6 @@ void add_spec_ceilings(const manifest& m, const std::string& device, std::option
 
 namespace {
 
-json unavailable(const std::string& reason) { return {{"status", "unavailable"}, {"reason", reason}}; }
-
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -70,9 +68,9 @@ void add_measured(shape_timing& t, const bench_row* row, const std::string& role
   t.m_measured_with.push_back({row->m_impl, role, row->m_stats.m_median_ns, row->m_stats.m_noise});
 }
 
-json optional_document(const std::optional<std::filesystem::path>& path) {
-  if (!path) return unavailable("not run");
-  return read_json_file(*path);
+embedded_document<profile::profile_document> optional_profile(const std::optional<std::filesystem::path>& path) {
+  if (!path) return embedded_document<profile::profile_document>::unavailable("not run");
+  return {profile::read_profile_document(*path), ""};
 }
 
 }  // namespace
@@ -223,14 +221,15 @@ record assemble_record(const manifest& m, const record_set& records, const recor
       t.m_error = "not timed: the " + in.m_failure->m_step + " ended with " + in.m_failure->m_cause;
       r.m_timing.m_shapes.push_back(std::move(t));
     }
-    r.m_profile = unavailable("not run (" + in.m_failure->m_step + " failed)");
+    r.m_profile =
+        embedded_document<profile::profile_document>::unavailable("not run (" + in.m_failure->m_step + " failed)");
     r.m_static = embedded_document<static_result>::unavailable("not run (" + in.m_failure->m_step + " failed)");
     return r;
   }
   const bench_set bench = failed_bench ? *failed_bench : read_bench(in.m_bench);
   if (in.m_ceilings) r.m_ceilings = read_ceilings(*in.m_ceilings);
   add_spec_ceilings(m, bench.m_device, r.m_ceilings);
-  r.m_profile = optional_document(in.m_profile);
+  r.m_profile = optional_profile(in.m_profile);
   if (in.m_static) {
     const static_result& checked = r.m_static.m_document.emplace(read_static_result(*in.m_static));
     const std::string file = in.m_static->string();

@@ -47,10 +47,9 @@ perf_baseline measure_baseline(const record& best, const std::vector<bench_set>&
       throw std::runtime_error(run.m_file + " was timed on " + run.m_device + ", " + runs.front().m_file + " on " +
                                b.m_device + ": a baseline is for one device model");
     }
-    const auto it = run.m_gpu.is_object() ? run.m_gpu.find("uuid") : run.m_gpu.end();
-    if (it != run.m_gpu.end() && it->is_string() &&
-        std::find(b.m_gpus.begin(), b.m_gpus.end(), it->get<std::string>()) == b.m_gpus.end()) {
-      b.m_gpus.push_back(it->get<std::string>());
+    if (run.m_gpu && run.m_gpu->m_uuid &&
+        std::find(b.m_gpus.begin(), b.m_gpus.end(), *run.m_gpu->m_uuid) == b.m_gpus.end()) {
+      b.m_gpus.push_back(*run.m_gpu->m_uuid);
     }
   }
   std::vector<std::vector<double>> per_run_medians(runs.size());

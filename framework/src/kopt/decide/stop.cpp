@@ -10,9 +10,7 @@ namespace kopt {
 namespace {
 
 std::string bottleneck_of(const record* r) {
-  if (r == nullptr || !r->m_profile.is_object()) return "not profiled";
-  const auto it = r->m_profile.find("bottleneck");
-  return it != r->m_profile.end() && it->is_string() ? it->get<std::string>() : "not profiled";
+  return r != nullptr ? profiled_bottleneck(*r).value_or("not profiled") : "not profiled";
 }
 
 stop_condition target_condition(const manifest& m, const record* best) {

@@ -158,17 +158,13 @@ bool all_met(const std::vector<target_result>& results) {
                      [](const target_result& r) { return r.m_status == "met"; });
 }
 
-std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(const json& profile) {
-  if (!profile.is_object()) return std::nullopt;
-  const auto it = profile.find("roofline");
-  if (it == profile.end() || !it->is_array() || it->empty()) return std::nullopt;
+std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(
+    const embedded_document<profile::profile_document>& profile) {
+  if (!profile.m_document) return std::nullopt;
+  const profile::impl_profile* own = profile::single_impl(*profile.m_document);
+  if (own == nullptr || own->m_roofline.empty()) return std::nullopt;
   std::vector<std::pair<std::string, double>> gaps;
-  for (const json& entry : *it) {
-    if (!entry.is_object() || !entry.contains("gap") || !entry["gap"].is_number()) return std::nullopt;
-    const auto shape = entry.find("shape");
-    gaps.emplace_back(shape != entry.end() && shape->is_string() ? shape->get<std::string>() : std::string(),
-                      entry["gap"].get<double>());
-  }
+  for (const profile::roofline_gap& g : own->m_roofline) gaps.emplace_back(g.m_shape, g.m_gap);
   return gaps;
 }
 

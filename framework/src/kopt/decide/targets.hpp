@@ -38,8 +38,9 @@ namespace kopt {
 [[nodiscard]] bool all_met(const std::vector<target_result>& results);
 
 // The roofline gap per shape (1 - achieved / attainable), from the record's
-// profile: `profile.roofline` = [{"shape": ..., "gap": 0.12}, ...]. nullopt
-// when the profile has no roofline data.
-[[nodiscard]] std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(const json& profile);
+// profile (its single implementation's `roofline`). nullopt when the
+// profile has no roofline data.
+[[nodiscard]] std::optional<std::vector<std::pair<std::string, double>>> roofline_gaps(
+    const embedded_document<profile::profile_document>& profile);
 
 }  // namespace kopt

@@ -16,10 +16,7 @@ std::optional<double> geomean_speedup(const record& r, std::optional<double> sha
 }
 
 std::string bottleneck_of(const record* r) {
-  if (r == nullptr || !r->m_profile.is_object()) return "not profiled";
-  const auto it = r->m_profile.find("bottleneck");
-  if (it != r->m_profile.end() && it->is_string()) return *it;
-  return "not profiled";
+  return r != nullptr ? profiled_bottleneck(*r).value_or("not profiled") : "not profiled";
 }
 
 std::string gpu_of(const record& r) {

@@ -33,7 +33,7 @@ struct bench_set {
   std::string m_file;    // as given, for messages
   std::string m_kernel;  // empty for plain Google Benchmark JSON
   std::string m_device;
-  json m_gpu;  // kopt.gpu: which GPU (index, uuid, PCI bus, CTest allocation); null when not written
+  std::optional<gpu_info> m_gpu;  // kopt.gpu (formats/gpu.hpp); nullopt when null or not written
   std::optional<timing_settings> m_timing;
   std::optional<bool> m_quick;  // kopt.shape_set == "quick" (--kopt_quick)
   std::vector<bench_row> m_rows;

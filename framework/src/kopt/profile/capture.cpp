@@ -201,11 +201,10 @@ void print_summary(const profile_document& doc, std::ostream& out) {
         continue;
       }
       out << b.m_bottleneck << " (" << b.m_why << ")";
-      if (b.m_roofline.is_object()) {
-        const json& r = b.m_roofline;
+      if (b.m_roofline) {
         char gap[32];
-        std::snprintf(gap, sizeof gap, "%.0f%%", 100 * r.value("fraction_of_attainable", 0.0));
-        out << "; " << gap << " of the " << r.value("bound", std::string()) << " roof";
+        std::snprintf(gap, sizeof gap, "%.0f%%", 100 * b.m_roofline->m_fraction);
+        out << "; " << gap << " of the " << b.m_roofline->m_bound << " roof";
       }
       out << "\n";
     }

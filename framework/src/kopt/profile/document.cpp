@@ -156,7 +156,13 @@ json to_json(const profiled_benchmark& b) {
   entry["flops"] = number_or_null(b.m_flops);
   entry["bytes"] = number_or_null(b.m_bytes);
   if (b.m_dram_bytes_over_model) entry["dram_bytes_over_model"] = *b.m_dram_bytes_over_model;
-  entry["roofline"] = b.m_roofline;
+  if (b.m_roofline) {
+    json point = to_json(*b.m_roofline);
+    if (b.m_compute_why) point["compute_ceiling"]["why"] = *b.m_compute_why;
+    entry["roofline"] = std::move(point);
+  } else {
+    entry["roofline"] = nullptr;
+  }
   if (b.m_roofline_unavailable) entry["roofline_unavailable"] = *b.m_roofline_unavailable;
   entry["findings"] = b.m_findings;
   return entry;
@@ -186,7 +192,11 @@ profiled_benchmark benchmark_from_json(const json_reader& node) {
   b.m_flops = optional_number(node, "flops");
   b.m_bytes = optional_number(node, "bytes");
   b.m_dram_bytes_over_model = optional_number(node, "dram_bytes_over_model");
-  b.m_roofline = node.has("roofline") ? object_at(node, "roofline") : json(nullptr);
+  if (node.has("roofline")) {
+    const json_reader point = node.at("roofline");
+    b.m_roofline = roofline_point_from_json(point);
+    b.m_compute_why = optional_string(point.at("compute_ceiling"), "why");
+  }
   b.m_roofline_unavailable = optional_string(node, "roofline_unavailable");
   b.m_findings = strings(node.at("findings"));
   return b;
@@ -304,12 +314,11 @@ profile_document build_document(const document_settings& settings, const std::ve
     else if (!compute) roofline_missing = "no \"" + choice.m_name + "\" ceiling (" + choice.m_why + ") in the ceilings or spec file";
     if (roofline_missing.empty()) {
       const roofline_point p = roofline(*flops, *bytes, summary.m_dram_bytes, *summary.m_duration_ns, *compute, *bandwidth);
-      json r = to_json(p);
-      r["compute_ceiling"]["why"] = choice.m_why;
-      entry.m_roofline = r;
+      entry.m_roofline = p;
+      entry.m_compute_why = choice.m_why;
       gaps[in.m_impl].push_back({in.m_shape.text(), p.m_gap, p.m_bound});
     } else {
-      entry.m_roofline = nullptr;
+      entry.m_roofline = std::nullopt;
       entry.m_roofline_unavailable = roofline_missing;
     }
     entry.m_findings = notes;
@@ -373,6 +382,16 @@ const impl_profile* profile_run::find_impl(const std::string& impl) const {
   return nullptr;
 }
 
+profile_document read_profile_document(const std::filesystem::path& path) {
+  const json doc = read_json_file(path);
+  return profile_document_from_json(json_reader(doc, path.string()));
+}
+
+const impl_profile* single_impl(const profile_document& doc) {
+  if (!doc.m_run || !doc.m_run->m_impl) return nullptr;
+  return doc.m_run->find_impl(*doc.m_run->m_impl);
+}
+
 profile_document unavailable_document(const std::string& kernel, const std::string& reason) {
   profile_document doc;
   doc.m_kernel = kernel;
@@ -420,7 +439,9 @@ profile_document profile_document_from_json(const json_reader& root) {
     root.at("status").fail("expected \"ok\", \"partial\" or \"unavailable\", got \"" + shorten(doc.m_status) + "\"");
   }
   doc.m_reason = optional_string(root, "reason");
-  if (!root.has("created_utc")) return doc;
+  // The short document says why nothing was profiled; any other status
+  // comes with the run (else its bottleneck and roofline would be dropped).
+  if (doc.m_status == "unavailable" && !root.has("created_utc")) return doc;
   profile_run run;
   run.m_created_utc = root.at("created_utc").as_string();
   run.m_device = root.at("device").as_string();
@@ -439,10 +460,12 @@ profile_document profile_document_from_json(const json_reader& root) {
 }
 
 std::vector<format_table> profile_tables() {
-  return {{"kernelopt.profile", k_profile_fields},
-          {"kernelopt.profile: benchmarks[]", k_benchmark_fields},
-          {"kernelopt.profile: impls.<name>", k_impl_fields},
-          {"kernelopt.profile: roofline[], impls.<name>.roofline[]", k_gap_fields}};
+  std::vector<format_table> tables = {{"kernelopt.profile", k_profile_fields},
+                                      {"kernelopt.profile: benchmarks[]", k_benchmark_fields},
+                                      {"kernelopt.profile: impls.<name>", k_impl_fields},
+                                      {"kernelopt.profile: roofline[], impls.<name>.roofline[]", k_gap_fields}};
+  for (format_table& t : roofline_tables()) tables.push_back(std::move(t));
+  return tables;
 }
 
 }  // namespace kopt::profile

@@ -2,8 +2,8 @@
 // every benchmark's kernels, classification, findings and roofline, per
 // implementation and overall; and the document that says why there is no
 // profile. One type, profile_document, written by `kopt profile` /
-// `profile-import` and read back by them (the per-implementation cut);
-// a record embeds the file as given (`kopt record --profile`).
+// `profile-import` and read back by them (the per-implementation cut),
+// and by `kopt record --profile`, whose record embeds it (records/record.hpp).
 #pragma once
 
 #include <filesystem>
@@ -57,7 +57,8 @@ struct profiled_benchmark {
   std::optional<double> m_flops;  // the work model at the shape
   std::optional<double> m_bytes;
   std::optional<double> m_dram_bytes_over_model;
-  json m_roofline;  // roofline_point's JSON with compute_ceiling.why, or null
+  std::optional<roofline_point> m_roofline;   // nullopt (null) without both roofs
+  std::optional<std::string> m_compute_why;   // the roofline's compute_ceiling.why: why that ceiling
   std::optional<std::string> m_roofline_unavailable;
   std::vector<std::string> m_findings;
 };
@@ -92,8 +93,18 @@ struct profile_document {
 // format_error naming the file and the field.
 [[nodiscard]] profile_document profile_document_from_json(const json_reader& root);
 
+// Reads, checks kind and schema_version, converts (`kopt record --profile`).
+// Throws format_error naming the file and the field.
+[[nodiscard]] profile_document read_profile_document(const std::filesystem::path& path);
+
+// The overall profile of the document's single implementation (its
+// bottleneck and roofline gaps: what the report, gate and `kopt status` read
+// of a record's profile); nullptr when nothing was profiled or the document
+// covers several implementations.
+[[nodiscard]] const impl_profile* single_impl(const profile_document& doc);
+
 // Tables (docs/formats.md): the document, a benchmark, an implementation,
-// a roofline gap.
+// a roofline gap, a benchmark's roofline point and its ceilings.
 [[nodiscard]] std::vector<format_table> profile_tables();
 
 // The unavailable document: {"status": "unavailable", "reason": ...}.

@@ -108,6 +108,67 @@ json to_json(const roofline_point& p) {
           {"gap", p.m_gap}};
 }
 
+namespace {
+
+const std::vector<field_doc> k_point_fields = {
+    {"flops", "number", "FLOPS of the work model at the shape"},
+    {"bytes", "number", "BYTES of the work model"},
+    {"arithmetic_intensity", "number", "flops / bytes (FLOP/B)"},
+    {"dram_intensity", "number | null", "flops / measured DRAM bytes"},
+    {"duration_ns", "number", "the kernels' summed duration (ncu)"},
+    {"achieved_flops_per_s", "number", "flops / duration"},
+    {"achieved_bytes_per_s", "number", "bytes / duration"},
+    {"compute_ceiling", "object", "the compute roof (a ceiling; with `why` it was chosen)"},
+    {"bandwidth_ceiling", "object", "the bandwidth roof (a ceiling)"},
+    {"attainable_flops_per_s", "number", "min(compute, intensity x bandwidth)"},
+    {"bound", "string", "`memory` or `compute`: the lower roof here"},
+    {"fraction_of_attainable", "number", "achieved / attainable"},
+    {"gap", "number", "1 - fraction_of_attainable"},
+};
+
+const std::vector<field_doc> k_ceiling_fields = {
+    {"name", "string", "`copy_bandwidth`, `dram_bandwidth`, `fp32_fma`, `bf16_tensor`, ..."},
+    {"value", "number", "B/s or FLOP/s"},
+    {"unit", "string", "`B/s` or `FLOP/s`"},
+    {"source", "string", "`measured (<file>)` or the spec document's citation"},
+    {"why", "string", "compute_ceiling only: why this ceiling applies"},
+};
+
+ceiling_value ceiling_value_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object (name, value, unit, source)");
+  return {node.at("name").as_string(), node.at("value").as_non_negative(), node.at("unit").as_string(),
+          node.at("source").as_string()};
+}
+
+}  // namespace
+
+roofline_point roofline_point_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object (flops, bytes, ...) or null");
+  roofline_point p;
+  p.m_flops = node.at("flops").as_non_negative();
+  p.m_bytes = node.at("bytes").as_non_negative();
+  p.m_intensity = node.at("arithmetic_intensity").as_non_negative();
+  if (node.has("dram_intensity")) p.m_dram_intensity = node.at("dram_intensity").as_non_negative();
+  p.m_duration_ns = node.at("duration_ns").as_non_negative();
+  p.m_achieved_flops = node.at("achieved_flops_per_s").as_non_negative();
+  p.m_achieved_bytes = node.at("achieved_bytes_per_s").as_non_negative();
+  p.m_compute = ceiling_value_from_json(node.at("compute_ceiling"));
+  p.m_bandwidth = ceiling_value_from_json(node.at("bandwidth_ceiling"));
+  p.m_attainable_flops = node.at("attainable_flops_per_s").as_non_negative();
+  p.m_bound = node.at("bound").as_string();
+  if (p.m_bound != "memory" && p.m_bound != "compute") {
+    node.at("bound").fail("expected \"memory\" or \"compute\", got \"" + shorten(p.m_bound) + "\"");
+  }
+  p.m_fraction = node.at("fraction_of_attainable").as_number();
+  p.m_gap = node.at("gap").as_number();
+  return p;
+}
+
+std::vector<format_table> roofline_tables() {
+  return {{"kernelopt.profile: benchmarks[].roofline", k_point_fields},
+          {"kernelopt.profile: benchmarks[].roofline.compute_ceiling, bandwidth_ceiling", k_ceiling_fields}};
+}
+
 std::optional<spec_file> find_spec(const std::filesystem::path& specs_dir, const std::string& device_name) {
   std::error_code error;
   // Device names are short; a longer one (from a hostile CSV) matches no

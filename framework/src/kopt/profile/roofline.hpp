@@ -12,6 +12,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/field_doc.hpp"
 #include "formats/spec.hpp"
 #include "kopt/profile/ncu_csv.hpp"
 
@@ -70,6 +71,12 @@ struct roofline_point {
 [[nodiscard]] roofline_point roofline(double flops, double bytes, std::optional<double> dram_bytes, double duration_ns,
                                       const ceiling_value& compute, const ceiling_value& bandwidth);
 [[nodiscard]] json to_json(const roofline_point& p);
+// Every field of to_json's object; other keys (the document's
+// compute_ceiling.why) are left to the caller. Throws format_error naming
+// the file and the JSON pointer.
+[[nodiscard]] roofline_point roofline_point_from_json(const json_reader& node);
+// Table (docs/formats.md): the point, and a ceiling in it.
+[[nodiscard]] std::vector<format_table> roofline_tables();
 
 // ---- device -> spec file -------------------------------------------------------
 // The spec file (framework/specs/*.json, kind kernelopt.spec) whose "match"

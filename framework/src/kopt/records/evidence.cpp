@@ -212,20 +212,15 @@ std::vector<gate_check> check_speed(const record& c, const std::optional<std::st
 
 std::string clock_problem(const shape_timing& s) {
   if (std::find(s.m_flags.begin(), s.m_flags.end(), "clock_disagreement") == s.m_flags.end()) return {};
-  const json& second = s.m_second_clock;
-  if (!second.is_object()) return s.m_shape.text() + ": clocks disagree (no second-clock details)";
-  const double difference = second.value("difference", json(0.0)).is_number() ? second["difference"].get<double>() : 0.0;
-  std::set<std::string> streams;
-  if (second.contains("kernels") && second["kernels"].is_array()) {
-    for (const json& k : second["kernels"]) {
-      if (k.is_object() && k.contains("stream")) streams.insert(k["stream"].dump());
-    }
-  }
+  if (!s.m_second_clock) return s.m_shape.text() + ": clocks disagree (no second-clock details)";
+  const second_clock& second = *s.m_second_clock;
+  const double difference = second.m_difference.value_or(0.0);
+  std::set<std::int64_t> streams;
+  for (const clock_kernel& k : second.m_kernels) streams.insert(k.m_stream);
   const bool more = difference > k_clock_reject;
   if (!more && streams.size() <= 1) return {};
-  const json cupti = second.value("median_ns", json(nullptr));
   return s.m_shape.text() + ": events " + format_time_ns(s.m_stats.m_median_ns) + ", CUPTI " +
-         format_time_ns(cupti.is_number() ? std::optional<double>(cupti.get<double>()) : std::nullopt) + " (" +
+         format_time_ns(second.m_median_ns) + " (" +
          format_percent(difference, true) + ")" +
          (streams.size() > 1 ? ", kernels on " + std::to_string(streams.size()) + " streams" : std::string());
 }

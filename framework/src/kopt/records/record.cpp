@@ -41,7 +41,7 @@ const std::vector<field_doc> k_dispatch_fields = {
 const std::vector<field_doc> k_timing_fields = {
     {"bench_file", "string", "the benchmark file's base name"},
     {"device", "string | null", "the device it was timed on"},
-    {"gpu", "object | null", "which GPU (the bench's `kopt.gpu`)"},
+    {"gpu", "object | null", "which GPU (the bench's `kopt.gpu`: the `gpu` table)"},
     {"quick", "boolean", "only the quick shapes were timed"},
     {"best_so_far", "string | null", "the best variant when recorded"},
     {"shapes", "array", "per timed shape, in manifest order"},
@@ -53,8 +53,8 @@ const std::vector<field_doc> k_shape_fields = {
     {"tflops", "number | null", "from the benchmark"},
     {"gbps", "number | null", "from the benchmark"},
     {"pct_of_ceiling", "object | null", "the benchmark's, or computed from `--ceilings`"},
-    {"clock", "object | null", "the benchmark's NVML clock record"},
-    {"second_clock", "object", "the benchmark's second clock"},
+    {"clock", "object | null", "the benchmark's NVML clock record (the `clock` table)"},
+    {"second_clock", "object", "the benchmark's second clock (the `second_clock` table)"},
     {"flags", "array", "the benchmark's flags"},
     {"speedup", "object", "`parent`, `best_so_far`, `reference`, `baselines`: other median / this median"},
     {"measured_with", "array", "`{impl, role, median_ns, noise}` of the others timed in the same file"},
@@ -152,8 +152,8 @@ json to_json(const shape_timing& t) {
   j["tflops"] = number_or_null(t.m_tflops);
   j["gbps"] = number_or_null(t.m_gbps);
   j["pct_of_ceiling"] = fractions_to_json(t.m_pct_of_ceiling);
-  j["clock"] = t.m_clock;
-  j["second_clock"] = t.m_second_clock;
+  j["clock"] = t.m_clock ? to_json(*t.m_clock) : json(nullptr);
+  j["second_clock"] = t.m_second_clock ? to_json(*t.m_second_clock) : json(nullptr);
   j["flags"] = t.m_flags;
   j["speedup"] = {{"parent", number_or_null(t.m_speedup_vs_parent)},
                   {"best_so_far", number_or_null(t.m_speedup_vs_best)},
@@ -177,8 +177,8 @@ shape_timing shape_timing_from_json(const json_reader& node) {
   t.m_tflops = optional_non_negative(node, "tflops");
   t.m_gbps = optional_non_negative(node, "gbps");
   t.m_pct_of_ceiling = fractions_from_json(node.at("pct_of_ceiling"));
-  t.m_clock = node.at("clock").raw();
-  t.m_second_clock = node.at("second_clock").raw();
+  if (!node.at("clock").is_null()) t.m_clock = clock_window_from_json(node.at("clock"));
+  if (!node.at("second_clock").is_null()) t.m_second_clock = second_clock_from_json(node.at("second_clock"));
   t.m_flags = strings(node.at("flags"));
   const json_reader speedup = node.at("speedup");
   t.m_speedup_vs_parent = optional_positive(speedup, "parent");
@@ -208,7 +208,7 @@ json to_json(const timing_summary& t) {
   for (const shape_timing& s : t.m_shapes) shapes.push_back(to_json(s));
   return {{"bench_file", t.m_bench_file},
           {"device", t.m_device.empty() ? json(nullptr) : json(t.m_device)},
-          {"gpu", t.m_gpu},
+          {"gpu", to_json(t.m_gpu)},
           {"quick", t.m_quick},
           {"best_so_far", string_or_null(t.m_best_so_far)},
           {"shapes", shapes}};
@@ -218,7 +218,7 @@ timing_summary timing_from_json(const json_reader& node) {
   timing_summary t;
   t.m_bench_file = node.at("bench_file").as_string();
   if (node.has("device")) t.m_device = node.at("device").as_string();
-  if (node.has("gpu")) t.m_gpu = node.at("gpu").raw();
+  if (node.has("gpu")) t.m_gpu = gpu_info_from_json(node.at("gpu"));
   t.m_quick = node.at("quick").as_bool();
   t.m_best_so_far = optional_string(node, "best_so_far");
   const json_reader shapes = node.at("shapes");
@@ -287,6 +287,13 @@ json to_json(const gate_result& g) {
           {"evaluated_utc", g.m_evaluated_utc}};
 }
 
+std::optional<std::string> profiled_bottleneck(const record& r) {
+  if (!r.m_profile.m_document) return std::nullopt;
+  const profile::impl_profile* own = profile::single_impl(*r.m_profile.m_document);
+  if (own == nullptr) return std::nullopt;
+  return own->m_bottleneck;
+}
+
 json to_json(const record& r) {
   json masked = nullptr;
   if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
@@ -310,7 +317,7 @@ json to_json(const record& r) {
           {"gate", to_json(r.m_gate)},
           {"env", to_json(r.m_env)},
           {"ceilings", r.m_ceilings ? to_json(*r.m_ceilings) : json(nullptr)},
-          {"profile", r.m_profile},
+          {"profile", to_json(r.m_profile)},
           {"static", to_json(r.m_static)},
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
                                   : json(nullptr)},
@@ -351,7 +358,7 @@ record record_from_json(const json& doc, const std::string& file) {
   r.m_gate = gate_from_json(root.at("gate"));
   r.m_env = embedded_from_json<env_file>(root.at("env"), env_from_json);
   if (!root.at("ceilings").is_null()) r.m_ceilings = ceilings_from_json(root.at("ceilings"));
-  r.m_profile = root.at("profile").raw();
+  r.m_profile = embedded_from_json<profile::profile_document>(root.at("profile"), profile::profile_document_from_json);
   r.m_static = embedded_from_json<static_result>(root.at("static"), static_result_from_json);
   if (root.has("failure")) {
     const json_reader failure = root.at("failure");

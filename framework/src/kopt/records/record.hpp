@@ -13,12 +13,15 @@
 #include "core/json_io.hpp"
 #include "core/shape.hpp"
 #include "formats/ceilings.hpp"
+#include "formats/clocks.hpp"
 #include "formats/env.hpp"
 #include "formats/field_doc.hpp"
+#include "formats/gpu.hpp"
 #include "formats/static_result.hpp"
 #include "formats/timing_stats.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/profile/document.hpp"
 #include "kopt/records/ablation.hpp"
 #include "kopt/records/source_hash.hpp"
 
@@ -67,8 +70,8 @@ struct shape_timing {
   std::optional<double> m_tflops;
   std::optional<double> m_gbps;
   std::optional<ceiling_fractions> m_pct_of_ceiling;  // {"copy_bandwidth": 0.81}; nullopt: no ceilings
-  json m_clock;
-  json m_second_clock;
+  std::optional<clock_window> m_clock;         // the bench's kopt.clock; nullopt (null) on the host
+  std::optional<second_clock> m_second_clock;  // the bench's kopt.second_clock
   std::vector<std::string> m_flags;
   // Speedups: the other's median / this median (> 1: this one is faster);
   // nullopt when the other was not timed in the same benchmark file.
@@ -84,7 +87,7 @@ struct shape_timing {
 struct timing_summary {
   std::string m_bench_file;  // base name
   std::string m_device;
-  json m_gpu;                                // which GPU timed it (bench's kopt.gpu), null if unknown
+  std::optional<gpu_info> m_gpu;             // which GPU timed it (bench's kopt.gpu), nullopt (null) if unknown
   bool m_quick = false;                      // timed on the quick shapes only
   std::optional<std::string> m_best_so_far;  // when the record was made
   std::vector<shape_timing> m_shapes;
@@ -162,7 +165,7 @@ struct record {
   correctness_summary m_correctness;
   timing_summary m_timing;
   std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
-  json m_profile;   // as given by --profile, or {"status":"unavailable","reason":"not run"}
+  embedded_document<profile::profile_document> m_profile;  // as given by --profile
   embedded_document<static_result> m_static;  // as given by --static
   std::optional<run_failure> m_failure;  // a step that failed to finish (schema 2)
   std::optional<dispatch_info> m_dispatch;  // family variants only; absent otherwise
@@ -174,6 +177,10 @@ struct record {
   // Accepted at record time and not masked since: counts for best-so-far.
   [[nodiscard]] bool counts_as_accepted() const { return !m_masked && m_gate.accepted(); }
 };
+
+// The bottleneck its embedded profile gives the variant (a single
+// implementation's document); nullopt when there is none.
+[[nodiscard]] std::optional<std::string> profiled_bottleneck(const record& r);
 
 [[nodiscard]] json to_json(const record& r);
 [[nodiscard]] json to_json(const gate_result& gate);

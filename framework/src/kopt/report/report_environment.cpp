@@ -46,7 +46,7 @@ std::string or_unknown(const std::optional<T>& value) {
 const env_device* device_of(const record& r) {
   if (!r.m_env.m_document || r.m_env.m_document->m_devices.empty()) return nullptr;
   const std::vector<env_device>& devices = r.m_env.m_document->m_devices;
-  const std::string uuid = r.m_timing.m_gpu.is_object() ? text_of(r.m_timing.m_gpu, "uuid") : "";
+  const std::string uuid = r.m_timing.m_gpu ? r.m_timing.m_gpu->m_uuid.value_or("unknown") : "";
   for (const env_device& d : devices)
     if (d.m_uuid == uuid) return &d;
   return &devices.front();
@@ -76,16 +76,12 @@ run_environment run_of(const record& r) {
     if (s.m_error) continue;
     ++shapes;
     for (const std::string& f : s.m_flags) ++flags[f];
-    const json& c = s.m_clock;
-    if (!c.is_object()) continue;
-    if (c.contains("sm_mhz_min") && c["sm_mhz_min"].is_number())
-      lo = std::min(lo.value_or(1e300), c["sm_mhz_min"].get<double>());
-    if (c.contains("sm_mhz_max") && c["sm_mhz_max"].is_number())
-      hi = std::max(hi.value_or(0), c["sm_mhz_max"].get<double>());
-    if (c.contains("sm_mhz_limit") && c["sm_mhz_limit"].is_number()) limit = c["sm_mhz_limit"].get<double>();
-    if (c.contains("reasons") && c["reasons"].is_array())
-      for (const json& reason : c["reasons"])
-        if (reason.is_string()) reasons.insert(reason.get<std::string>());
+    if (!s.m_clock) continue;
+    const clock_window& c = *s.m_clock;
+    if (c.m_sm_mhz_min) lo = std::min(lo.value_or(1e300), static_cast<double>(*c.m_sm_mhz_min));
+    if (c.m_sm_mhz_max) hi = std::max(hi.value_or(0), static_cast<double>(*c.m_sm_mhz_max));
+    if (c.m_sm_mhz_limit) limit = static_cast<double>(*c.m_sm_mhz_limit);
+    reasons.insert(c.m_reasons.begin(), c.m_reasons.end());
   }
   if (lo && hi) {
     run.m_sm_clock = format_number(*lo) + (*hi != *lo ? "-" + format_number(*hi) : std::string()) + " MHz" +

@@ -38,11 +38,10 @@ std::optional<double> across_runs(const record& root, const record& r) {
   return geometric_mean(ratios);
 }
 
-std::string bottleneck_of(const json& profile) {
-  if (!profile.is_object()) return "not profiled";
-  if (profile.contains("bottleneck") && profile["bottleneck"].is_string()) return profile["bottleneck"];
-  const auto status = profile.find("status");
-  if (status != profile.end() && *status == "unavailable") return "not profiled";
+std::string bottleneck_of(const record& r) {
+  if (const std::optional<std::string> bottleneck = profiled_bottleneck(r)) return *bottleneck;
+  // A profile of several implementations says nothing of this one alone.
+  if (!r.m_profile.m_document || r.m_profile.m_document->m_status == "unavailable") return "not profiled";
   return "unknown";
 }
 
@@ -122,7 +121,7 @@ report_model build_report(const manifest& m, const record_set& records, const st
       }
     }
     v.m_is_best = best == r;
-    v.m_bottleneck = bottleneck_of(r->m_profile);
+    v.m_bottleneck = bottleneck_of(*r);
     for (const std::string& shape : report.m_shapes) {
       const shape_timing* s = r->m_timing.find(shape);
       v.m_shape_ns.push_back(s != nullptr && !s->m_error ? std::optional<double>(s->m_stats.m_median_ns)

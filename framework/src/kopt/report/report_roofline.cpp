@@ -8,48 +8,19 @@
 namespace kopt {
 namespace {
 
-const json* find_path(const json& doc, std::initializer_list<const char*> keys) {
-  const json* at = &doc;
-  for (const char* key : keys) {
-    if (!at->is_object()) return nullptr;
-    const auto it = at->find(key);
-    if (it == at->end()) return nullptr;
-    at = &*it;
-  }
-  return at;
-}
-
-std::optional<double> number_at(const json& doc, std::initializer_list<const char*> keys) {
-  const json* value = find_path(doc, keys);
-  if (value == nullptr || !value->is_number()) return std::nullopt;
-  return value->get<double>();
-}
-
-std::optional<std::string> string_at(const json& doc, std::initializer_list<const char*> keys) {
-  const json* value = find_path(doc, keys);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  return value->get<std::string>();
-}
-
-// The profile's benchmarks of `impl` with a roofline object.
-std::vector<const json*> profiled(const record& r) {
-  std::vector<const json*> out;
-  const json* benchmarks = find_path(r.m_profile, {"benchmarks"});
-  if (benchmarks == nullptr || !benchmarks->is_array()) return out;
-  for (const json& b : *benchmarks) {
-    if (string_at(b, {"impl"}) != r.m_variant) continue;
+// The profile's benchmarks of the record's variant with a roofline point.
+std::vector<const profile::profiled_benchmark*> profiled(const record& r) {
+  std::vector<const profile::profiled_benchmark*> out;
+  if (!r.m_profile.m_document || !r.m_profile.m_document->m_run) return out;
+  for (const profile::profiled_benchmark& b : r.m_profile.m_document->m_run->m_benchmarks) {
+    if (b.m_impl != r.m_variant) continue;
     // Both positive: the chart's axes are logarithmic.
-    const auto intensity = number_at(b, {"roofline", "arithmetic_intensity"});
-    const auto achieved = number_at(b, {"roofline", "achieved_flops_per_s"});
-    if (intensity && achieved && *intensity > 0 && *achieved > 0) out.push_back(&b);
+    if (b.m_roofline && b.m_roofline->m_intensity > 0 && b.m_roofline->m_achieved_flops > 0) out.push_back(&b);
   }
   return out;
 }
 
-bool is_measured(const json& ceiling) {
-  const std::optional<std::string> source = string_at(ceiling, {"source"});
-  return source && source->rfind("measured", 0) == 0;
-}
+bool is_measured(const profile::ceiling_value& ceiling) { return ceiling.m_source.rfind("measured", 0) == 0; }
 
 std::optional<roof> roof_from(const ceilings_file& ceilings, const std::string& name) {
   const ceiling* c = ceilings.find(name);
@@ -74,17 +45,15 @@ void add_roofline(const record_set& records, report_model& report) {
   for (std::size_t i = 0; i < records.size(); ++i)
     if (records.at(i) != nullptr) order.push_back(records.at(i));
   std::string why;
-  const json* profile_compute = nullptr;
-  const json* profile_bandwidth = nullptr;
+  const profile::ceiling_value* profile_compute = nullptr;
+  const profile::ceiling_value* profile_bandwidth = nullptr;
   for (const record* r : order) {
-    for (const json* b : profiled(*r)) {
-      if (const auto name = string_at(*b, {"roofline", "compute_ceiling", "name"})) {
-        model.m_compute_ceiling = name;
-        why = string_at(*b, {"roofline", "compute_ceiling", "why"}).value_or("chosen by the profile");
-        profile_compute = find_path(*b, {"roofline", "compute_ceiling"});
-        profile_bandwidth = find_path(*b, {"roofline", "bandwidth_ceiling"});
-        break;
-      }
+    for (const profile::profiled_benchmark* b : profiled(*r)) {
+      model.m_compute_ceiling = b->m_roofline->m_compute.m_name;
+      why = b->m_compute_why.value_or("chosen by the profile");
+      profile_compute = &b->m_roofline->m_compute;
+      profile_bandwidth = &b->m_roofline->m_bandwidth;
+      break;
     }
     if (model.m_compute_ceiling) break;
   }
@@ -105,12 +74,9 @@ void add_roofline(const record_set& records, report_model& report) {
     }
   }
   // No ceilings document: the profile's own (it may have used the spec file).
-  auto from_profile = [](const json* c) -> std::optional<roof> {
-    if (c == nullptr) return std::nullopt;
-    const auto name = string_at(*c, {"name"});
-    const auto value = number_at(*c, {"value"});
-    if (!name || !value || *value <= 0) return std::nullopt;
-    return roof{*name, *value, is_measured(*c)};
+  auto from_profile = [](const profile::ceiling_value* c) -> std::optional<roof> {
+    if (c == nullptr || c->m_name.empty() || c->m_value <= 0) return std::nullopt;
+    return roof{c->m_name, c->m_value, is_measured(*c)};
   };
   if (!model.m_bandwidth) model.m_bandwidth = from_profile(profile_bandwidth);
   if (model.m_compute.empty()) {
@@ -126,15 +92,16 @@ void add_roofline(const record_set& records, report_model& report) {
     const record* r = records.at(i);
     if (r == nullptr || r->m_masked) continue;
     const bool is_best = r == best;
-    const std::vector<const json*> points = profiled(*r);
+    const std::vector<const profile::profiled_benchmark*> points = profiled(*r);
     for (const shape_timing& s : r->m_timing.m_shapes) {
       if (s.m_error) continue;
-      const auto at_shape = std::find_if(points.begin(), points.end(), [&](const json* b) {
-        return string_at(*b, {"shape"}) == s.m_shape.text();
+      const auto at_shape = std::find_if(points.begin(), points.end(), [&](const profile::profiled_benchmark* b) {
+        return b->m_shape == s.m_shape.text();
       });
       if (at_shape != points.end()) {
-        model.m_dots.push_back({r->m_variant, s.m_shape.text(), *number_at(**at_shape, {"roofline", "arithmetic_intensity"}),
-                                *number_at(**at_shape, {"roofline", "achieved_flops_per_s"}), is_best, "profile"});
+        const profile::roofline_point& point = *(*at_shape)->m_roofline;
+        model.m_dots.push_back(
+            {r->m_variant, s.m_shape.text(), point.m_intensity, point.m_achieved_flops, is_best, "profile"});
       } else if (s.m_tflops && s.m_gbps && *s.m_tflops > 0 && *s.m_gbps > 0) {
         model.m_dots.push_back(
             {r->m_variant, s.m_shape.text(), *s.m_tflops * 1e12 / (*s.m_gbps * 1e9), *s.m_tflops * 1e12, is_best, "work model"});

@@ -6,6 +6,7 @@
 
 #include "core/json_io.hpp"
 #include "core/process.hpp"
+#include "formats/static_result.hpp"
 #include "kopt/inputs/bench.hpp"
 #include "kopt/run/harness_run.hpp"
 #include "kopt/run/static_checks.hpp"
@@ -80,9 +81,11 @@ std::string sass_without(const manifest& m, const variant_decl& decl, const meth
   try {
     std::ostringstream table;  // the variant's own static test prints its table; here only the verdict
     if (check_machine_code(m, ablated, request, table) == static_outcome::skipped) return "not_checked";
-    const json doc = read_json_file(request.m_out);
-    for (const json& claim : doc.at("methods")) {
-      if (claim.at("name") == s.m_method) return claim.at("status") == "found" ? "present" : "absent";
+    const static_result checked = read_static_result(request.m_out);
+    if (checked.m_findings) {
+      for (const static_claim& claim : checked.m_findings->m_methods) {
+        if (claim.m_name == s.m_method) return claim.m_status == "found" ? "present" : "absent";
+      }
     }
   } catch (const std::exception& e) {
     out << "      static check of " << s.m_impl << ": " << e.what() << "\n";

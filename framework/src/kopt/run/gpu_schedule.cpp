@@ -16,18 +16,18 @@ gpu_interval read_gpu_interval(const std::filesystem::path& bench_json) {
   const json doc = read_json_file(bench_json);
   const json_reader k = json_reader(doc, bench_json.string()).at("kopt");
   const bench_header header = bench_header_from_json(k);
-  // kopt.gpu is the backend's identity document (not typed here): read for its keys.
-  const json_reader gpu = k.at("gpu");
+  if (!header.m_gpu) k.at("gpu").fail("null: the benchmark names no GPU");  // "missing" when absent
+  const gpu_info& gpu = *header.m_gpu;
   gpu_interval interval;
   interval.m_file = bench_json.string();
-  for (const char* key : {"uuid", "pci_bus_id"}) {
-    if (gpu.has(key) && gpu.at(key).as_string() != "unknown") {
-      interval.m_gpu = gpu.at(key).as_string();
+  for (const std::optional<std::string>& id : {gpu.m_uuid, gpu.m_pci_bus_id}) {
+    if (id && *id != "unknown") {
+      interval.m_gpu = *id;
       break;
     }
   }
-  if (interval.m_gpu.empty()) interval.m_gpu = "index " + std::to_string(gpu.at("index").as_non_negative_integer());
-  if (gpu.has("ctest_allocation")) interval.m_ctest_allocation = gpu.at("ctest_allocation").as_string();
+  if (interval.m_gpu.empty()) interval.m_gpu = "index " + std::to_string(gpu.m_index);
+  if (gpu.m_ctest_allocation) interval.m_ctest_allocation = *gpu.m_ctest_allocation;
   if (!header.m_started_unix_ns) (void)k.at("started_unix_ns").as_non_negative_integer();  // names the field
   if (!header.m_finished_unix_ns) (void)k.at("finished_unix_ns").as_non_negative_integer();
   interval.m_start_ns = *header.m_started_unix_ns;

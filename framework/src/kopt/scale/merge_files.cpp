@@ -97,6 +97,16 @@ json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& p
           {"notes", plan.m_notes}};
 }
 
+std::vector<std::string> read_merge_folders(const std::filesystem::path& merge_json) {
+  const json doc = read_json_file(merge_json);
+  const json_reader root(doc, merge_json.string());
+  (void)check_kind(root, k_merge_kind, k_merge_schema_version);
+  const json_reader groups = root.at("groups");
+  std::vector<std::string> folders;
+  for (std::size_t i = 0; i < groups.size(); ++i) folders.push_back(groups.at(i).at("folder").as_string());
+  return folders;
+}
+
 std::string render_merge_markdown(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
                                   const std::vector<group_records>& records) {
   std::ostringstream md;

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/json_io.hpp"
 #include "kopt/scale/champions.hpp"
@@ -32,6 +33,10 @@ inline constexpr const char* k_merge_kind = "kernelopt.merge";
 // when the merge was given no manifests.
 [[nodiscard]] json to_json(const merge_plan& plan, const std::vector<std::filesystem::path>& partial,
                            const std::vector<group_records>& records = {});
+// The device-model folders an earlier merge's merge.json lists (groups[].folder,
+// in its order): what `kopt merge --compare` reads of another merge. Checks
+// kind and schema_version; throws format_error naming the file and field.
+[[nodiscard]] std::vector<std::string> read_merge_folders(const std::filesystem::path& merge_json);
 [[nodiscard]] std::string render_merge_markdown(const merge_plan& plan,
                                                 const std::vector<std::filesystem::path>& partial,
                                                 const std::vector<group_records>& records = {});

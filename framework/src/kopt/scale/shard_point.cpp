@@ -60,9 +60,7 @@ void run_point(const manifest& m, const suite_unit& unit, const std::filesystem:
     u.m_bench_file = bench_rel;
     const bench_set set = read_bench(dir / bench_rel);
     if (!set.m_device.empty()) u.m_device_model = set.m_device;
-    if (set.m_gpu.is_object() && set.m_gpu.contains("uuid") && set.m_gpu["uuid"].is_string()) {
-      u.m_device_uuid = set.m_gpu["uuid"].get<std::string>();
-    }
+    if (set.m_gpu && set.m_gpu->m_uuid) u.m_device_uuid = *set.m_gpu->m_uuid;
   }
   for (const std::string& shape : m.m_shapes) {
     shape_outcome so;

@@ -196,9 +196,7 @@ void run_bench(const manifest& m, const suite_unit& unit, const std::filesystem:
     u.m_bench = run.exited(0) ? "ok" : "failed";
     const bench_set set = read_bench(file);
     if (!set.m_device.empty()) u.m_device_model = set.m_device;
-    if (set.m_gpu.is_object() && set.m_gpu.contains("uuid") && set.m_gpu["uuid"].is_string()) {
-      u.m_device_uuid = set.m_gpu["uuid"].get<std::string>();
-    }
+    if (set.m_gpu && set.m_gpu->m_uuid) u.m_device_uuid = *set.m_gpu->m_uuid;
     for (shape_outcome& shape : u.m_shapes) {
       if (const bench_row* row = set.find(unit.m_impl, shape.m_shape)) {
         if (row->m_error) {
