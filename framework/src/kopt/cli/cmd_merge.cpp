@@ -5,8 +5,8 @@
 
 #include "core/format.hpp"
 #include "kopt/cli/commands.hpp"
-#include "kopt/scale/merge_files.hpp"
-#include "kopt/scale/merge_install.hpp"
+#include "kopt/scale/merge/merge_files.hpp"
+#include "kopt/scale/merge/merge_install.hpp"
 #include "kopt/sweep/selection.hpp"
 
 namespace kopt::cli {

@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/merge_files.hpp"
-#include "kopt/scale/merge_install.hpp"
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/merge_records.hpp"
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/merge/merge_files.hpp"
+#include "kopt/scale/merge/merge_install.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/merge/merge_records.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 #include "kopt/sweep/point_result.hpp"
 #include "kopt/sweep/selection.hpp"
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::scale {
 

@@ -1,4 +1,4 @@
-#include "kopt/scale/merge_install.hpp"
+#include "kopt/scale/merge/merge_install.hpp"
 
 #include <stdexcept>
 

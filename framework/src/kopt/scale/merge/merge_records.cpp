@@ -1,4 +1,4 @@
-#include "kopt/scale/merge_records.hpp"
+#include "kopt/scale/merge/merge_records.hpp"
 
 #include <stdexcept>
 
