@@ -18,12 +18,12 @@
 set -euo pipefail
 kopt=$1 manifest=$2 work=$3 n=$4 records=$5 compare=$6 build=$7
 stamp=$(dirname "$manifest")/selection.stamp
-rm -rf "$work" "$records/scale_fam"
+rm -rf "$work" "$records/scale_fam" "$records/experience"
 mkdir -p "$work"
 # kopt select and kopt merge --into-records write into the kernel's
 # RECORDS; they must not outlive the test (a configure would build their
 # dispatch): the stamp makes the next build configure again without it.
-trap 'rm -rf "$records/scale_fam"; [[ -e $stamp ]] && touch "$stamp"' EXIT
+trap 'rm -rf "$records/scale_fam" "$records/experience"; [[ -e $stamp ]] && touch "$stamp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Numbers (times, ratios, dates) masked; identifiers such as v1_p5 kept.
 masked() { sed -E 's/(^|[^A-Za-z_0-9])[0-9][0-9.e+-]*/\1#/g' "$1"; }
@@ -107,6 +107,7 @@ cmp "$records/scale_fam/v1.selection.json" "$installed_group/records/scale_fam/v
   fail "the installed selection is not the merged one"
 cmp "$records/scale_fam/v0.json" "$installed_group/records/scale_fam/v0.json" || fail "the installed record is not the merged one"
 [[ -f $records/scale_fam/report/v1.sweep.md && -f $records/scale_fam/report/report.md ]] || fail "no reports installed"
+grep -q "^experience -> " "$work/install.log" || fail "the new record was not added to the experience store (as kopt record)"
 # Installed again: the records there are equal, left as they are.
 "$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records > "$work/install-again.log"
 grep -q "^unchanged .*/scale_fam/v0.json" "$work/install-again.log" || fail "a second install did not leave v0's record"

@@ -117,6 +117,14 @@ int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err) {
     const scale::installed_records done = scale::install_group_records(
         *suite, *to_install, dir / to_install->m_folder, records_dir, lock_wait_option(args), err);
     for (const std::string& file : done.m_written) out << "installed " << file << "\n";
+    // As kopt record: each new record into the experience store.
+    for (const auto& [kernel, variant] : done.m_new_records) {
+      for (manifest m : suite->m_manifests) {
+        if (m.m_kernel != kernel) continue;
+        if (records_dir) m.m_records_dir = *records_dir;
+        record_experience(m, variant, out);
+      }
+    }
     for (const std::string& file : done.m_unchanged) out << "unchanged " << file << " (equal to the merged record)\n";
     out << "installed the records of " << to_install->m_device_model
         << "; the next build configures again and builds the dispatch of each selection\n";

@@ -85,6 +85,7 @@ installed_records install_group_records(const suite& s, const merge_group& group
     for (const std::string& v : k.m_new_records) {
       write_json_new(m.record_path(v), read_json_file(k.m_from / (v + ".json")));
       done.m_written.push_back(m.record_path(v).string());
+      done.m_new_records.emplace_back(m.m_kernel, v);
     }
     for (const std::string& v : k.m_same_records) done.m_unchanged.push_back(m.record_path(v).string());
     for (const variant_decl* family : k.m_selections) {

@@ -18,6 +18,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kopt/scale/merge/merge_plan.hpp"
@@ -28,6 +29,9 @@ namespace kopt::scale {
 struct installed_records {
   std::vector<std::string> m_written;    // files written
   std::vector<std::string> m_unchanged;  // records already there, equal to the merged ones
+  // (kernel, variant) of each record written: `kopt record` adds each to
+  // the experience store, and so does `kopt merge --into-records`.
+  std::vector<std::pair<std::string, std::string>> m_new_records;
 };
 
 // The group --model names (its device model or its folder), or the only
