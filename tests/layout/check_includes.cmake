@@ -1,7 +1,8 @@
 # cmake -DSOURCE_DIR=<framework/src> -P check_includes.cmake
 #
 # The include rules of ARCHITECTURE.md ("Who may include whom"): each unit
-# (a library folder of framework/src, or a folder of kopt/) may include only
+# (a library folder of framework/src, or a folder of kopt/; kopt/scale's
+# three folders are units of their own) may include only
 # the units listed for it. A quoted include "<unit>/<file>.hpp" from a file
 # of another unit that is not listed fails, naming the file, its line and
 # the rule. Angle-bracket includes (system, third-party) are not checked.
@@ -27,11 +28,15 @@ set(allow_kopt/experience core formats kopt/inputs kopt/records)
 set(allow_kopt/report  core formats kopt/inputs kopt/records kopt/decide kopt/experience kopt/sweep)
 set(allow_kopt/run     core formats static cuda kopt/inputs kopt/records)
 set(allow_kopt/sweep   core formats kopt/inputs kopt/records kopt/run)
-set(allow_kopt/scale   core formats kopt/inputs kopt/records kopt/run kopt/sweep kopt/decide kopt/report)
+set(allow_kopt/scale/shard core formats kopt/inputs kopt/records kopt/run kopt/sweep)
+set(allow_kopt/scale/merge core formats kopt/inputs kopt/records kopt/sweep kopt/decide kopt/report kopt/scale/shard)
+set(allow_kopt/scale/slurm core formats kopt/inputs kopt/scale/shard kopt/scale/merge)
 set(allow_kopt/cli     core formats static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-                       kopt/report kopt/run kopt/experience kopt/sweep kopt/scale)
+                       kopt/report kopt/run kopt/experience kopt/sweep kopt/scale/shard kopt/scale/merge
+                       kopt/scale/slurm)
 set(units core formats harness bench static cuda kopt/inputs kopt/profile kopt/records kopt/decide kopt/compare
-          kopt/experience kopt/report kopt/run kopt/sweep kopt/scale kopt/cli)
+          kopt/experience kopt/report kopt/run kopt/sweep kopt/scale/shard kopt/scale/merge kopt/scale/slurm
+          kopt/cli)
 
 # The unit of a path relative to SOURCE_DIR (or of an include's path).
 function(_unit_of path out)

@@ -1,13 +1,14 @@
 # Tests mirror the code (ARCHITECTURE.md, "Tests"): every folder of
-# framework/src (kopt's subfolders each on their own) has its unit tests
+# framework/src (kopt's subfolders, and kopt/scale's, each on their own) has its unit tests
 # in the same folder under tests/, and every C++ file there is named
 # test_<subject>.cpp (or main.cpp, an executable's own main).
 #   cmake -DSOURCE_DIR=<framework/src> -DTESTS_DIR=<tests> -P check_test_layout.cmake
 set(problems "")
-file(GLOB units RELATIVE ${SOURCE_DIR} LIST_DIRECTORIES true ${SOURCE_DIR}/* ${SOURCE_DIR}/kopt/*)
+file(GLOB units RELATIVE ${SOURCE_DIR} LIST_DIRECTORIES true ${SOURCE_DIR}/* ${SOURCE_DIR}/kopt/*
+     ${SOURCE_DIR}/kopt/scale/*)
 set(folders include)
 foreach(unit IN LISTS units)
-  if(IS_DIRECTORY ${SOURCE_DIR}/${unit} AND NOT unit STREQUAL "kopt")
+  if(IS_DIRECTORY ${SOURCE_DIR}/${unit} AND NOT unit STREQUAL "kopt" AND NOT unit STREQUAL "kopt/scale")
     list(APPEND folders ${unit})
   endif()
 endforeach()

@@ -8,15 +8,22 @@
 # report, and the same records and kernel report as a single host's run of
 # the suite merged (`kopt shard run --shard 0/1`) — timings, dates and
 # hosts aside (compare_merge.cmake). A merge without one shard exits 3 and
-# makes no selection from the points it has.
-# Usage: family_shards.sh KOPT MANIFEST WORK_DIR SHARDS RECORDS_DIR COMPARE_SCRIPT
+# makes no selection from the points it has. `kopt merge --into-records`
+# installs the merged records and selection into the kernel's RECORDS
+# (refusing a --model the results do not hold, and a record there that
+# differs), and the next build of the build tree generates the dispatch
+# from it, with the single process's champions. A complete merge whose
+# family has no correct point on a shape exits 4 and names it.
+# Usage: family_shards.sh KOPT MANIFEST WORK_DIR SHARDS RECORDS_DIR COMPARE_SCRIPT BUILD_DIR
 set -euo pipefail
-kopt=$1 manifest=$2 work=$3 n=$4 records=$5 compare=$6
-rm -rf "$work" "$records/scale_fam"
+kopt=$1 manifest=$2 work=$3 n=$4 records=$5 compare=$6 build=$7
+stamp=$(dirname "$manifest")/selection.stamp
+rm -rf "$work" "$records/scale_fam" "$records/experience"
 mkdir -p "$work"
-# kopt select writes the single-process selection into the kernel's
-# RECORDS; it must not outlive the test (a configure would build its dispatch).
-trap 'rm -rf "$records/scale_fam"' EXIT
+# kopt select and kopt merge --into-records write into the kernel's
+# RECORDS; they must not outlive the test (a configure would build their
+# dispatch): the stamp makes the next build configure again without it.
+trap 'rm -rf "$records/scale_fam" "$records/experience"; [[ -e $stamp ]] && touch "$stamp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Numbers (times, ratios, dates) masked; identifiers such as v1_p5 kept.
 masked() { sed -E 's/(^|[^A-Za-z_0-9])[0-9][0-9.e+-]*/\1#/g' "$1"; }
@@ -84,4 +91,65 @@ diff <(masked "$work/single-select/report/v1.sweep.md") <(masked "$group/records
   fail "the sweep report differs from kopt select's"
 diff <(masked "$single_group/records/scale_fam/report/report.md") <(masked "$group/records/scale_fam/report/report.md") ||
   fail "the kernel report differs from the single host's"
-echo "PASS: $points points in $n shards merged = kopt sweep + kopt select in one process"
+
+echo "== --into-records: a model the results do not hold, then the one they hold"
+set +e
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records --model "no such GPU" \
+  > "$work/install-bad.log" 2>&1
+code=$?
+set -e
+((code == 2)) || fail "--model of an absent model exited $code, expected 2"
+grep -q "no results of that device model" "$work/install-bad.log" || fail "no message naming the models: $(cat "$work/install-bad.log")"
+[[ ! -e $records/scale_fam ]] || fail "a refused install wrote into RECORDS"
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records > "$work/install.log"
+installed_group=$(dirname "$(compgen -G "$work/installed/*/records")")
+cmp "$records/scale_fam/v1.selection.json" "$installed_group/records/scale_fam/v1.selection.json" ||
+  fail "the installed selection is not the merged one"
+cmp "$records/scale_fam/v0.json" "$installed_group/records/scale_fam/v0.json" || fail "the installed record is not the merged one"
+[[ -f $records/scale_fam/report/v1.sweep.md && -f $records/scale_fam/report/report.md ]] || fail "no reports installed"
+grep -q "^experience -> " "$work/install.log" || fail "the new record was not added to the experience store (as kopt record)"
+# Installed again: the records there are equal, left as they are.
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records > "$work/install-again.log"
+grep -q "^unchanged .*/scale_fam/v0.json" "$work/install-again.log" || fail "a second install did not leave v0's record"
+# A record there that differs: nothing is installed, exit 2.
+jq '.variant_note = "edited"' "$records/scale_fam/v0.json" > "$work/v0-edited.json"
+cp "$work/v0-edited.json" "$records/scale_fam/v0.json"
+rm "$records/scale_fam/v1.selection.json"
+set +e
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records > "$work/install-differs.log" 2>&1
+code=$?
+set -e
+((code == 2)) || fail "an install over a differing record exited $code, expected 2"
+grep -q "exists and differs from the merged one" "$work/install-differs.log" || fail "no message: $(cat "$work/install-differs.log")"
+[[ ! -e $records/scale_fam/v1.selection.json ]] || fail "a refused install wrote the selection"
+rm -rf "$records/scale_fam"
+"$kopt" merge "$work/shards" --manifest "$manifest" --out "$work/installed" --into-records > "$work/install.log"
+
+echo "== the next build configures again and builds the dispatch from the installed selection"
+[[ $stamp -nt $manifest ]] || fail "the install did not touch $stamp"
+cmake --build "$build" --target scale_fam_v1_dispatch > "$work/dispatch-build.log" 2>&1 ||
+  fail "the dispatch did not build: $(tail -20 "$work/dispatch-build.log")"
+dispatch=$(dirname "$manifest")/dispatch/scale_fam_v1_dispatch.cpp
+[[ -f $dispatch ]] || fail "no generated dispatch $dispatch"
+grep -q "Generated by KernelOpt from $records/scale_fam/v1.selection.json" "$(dirname "$manifest")/dispatch/scale_fam_v1_dispatch.hpp" ||
+  fail "the dispatch is not generated from the installed selection"
+while read -r shape champion; do
+  grep -q "&kopt_point_scale_fam_${champion}, \"${champion}\", \"${shape}\"" "$dispatch" ||
+    fail "the dispatch does not serve $shape with $champion (kopt select's champion): $(grep kopt_point "$dispatch")"
+done < <(sed -nE 's/^  ([A-Z]=[^:]*): (v1_p[0-9]+) .*/\1 \2/p' "$work/select.log")
+(($(sed -nE 's/^  ([A-Z]=[^:]*): (v1_p[0-9]+) .*/\1/p' "$work/select.log" | wc -l) == 2)) ||
+  fail "kopt select's log names no champion per shape: $(cat "$work/select.log")"
+
+echo "== a complete merge whose family has no correct point on a shape: exit 4, named"
+cp -r "$work/shards" "$work/shards-wrong"
+for f in "$work"/shards-wrong/*/scale_fam/sweep/v1/v1_p*[0-9].json; do
+  jq '.correctness.status = "fail"' "$f" > "$f.edited" && mv "$f.edited" "$f"
+done
+set +e
+"$kopt" merge "$work/shards-wrong" --manifest "$manifest" --out "$work/merged-wrong" > "$work/merge-wrong.log" 2>&1
+code=$?
+set -e
+((code == 4)) || fail "a merge without a usable point exited $code, expected 4: $(tail -3 "$work/merge-wrong.log")"
+grep -q "NO SELECTION for scale_fam/v1" "$work/merge-wrong.log" || fail "the family without a selection is not named"
+compgen -G "$work/merged-wrong/*/records/scale_fam/v1.selection.json" > /dev/null && fail "a selection was written"
+echo "PASS: $points points in $n shards merged = kopt sweep + kopt select in one process; installed, dispatch built"

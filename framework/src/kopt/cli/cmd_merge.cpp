@@ -5,13 +5,15 @@
 
 #include "core/format.hpp"
 #include "kopt/cli/commands.hpp"
-#include "kopt/scale/merge_files.hpp"
+#include "kopt/scale/merge/merge_files.hpp"
+#include "kopt/scale/merge/merge_install.hpp"
 #include "kopt/sweep/selection.hpp"
 
 namespace kopt::cli {
 namespace {
 
 inline constexpr int k_exit_incomplete = 3;
+inline constexpr int k_exit_unselected = 4;
 
 std::string ints(const std::vector<int>& values) {
   std::vector<std::string> text;
@@ -63,6 +65,24 @@ int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err) {
       throw usage_error(e.what());
     }
   }
+  // --into-records: which model, decided before anything is written.
+  const bool install = args.has("--into-records");
+  for (const char* option : {"--model", "--records-dir"}) {
+    if (args.has(option) && !install) throw usage_error(std::string(option) + " goes with --into-records");
+  }
+  const scale::merge_group* to_install = nullptr;
+  if (install) {
+    if (!suite) throw usage_error("--into-records needs the suite's manifests: give --manifest or --build-dir");
+    try {
+      to_install = &scale::group_to_install(plan, args.optional_value("--model").value_or(""));
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  }
+  std::optional<std::filesystem::path> records_dir;
+  if (const auto given = args.optional_value("--records-dir")) {
+    records_dir = std::filesystem::absolute(*given).lexically_normal();
+  }
   double margin = k_default_select_margin;
   if (const auto text = args.optional_value("--margin")) margin = fraction_option("--margin", *text);
   const std::vector<scale::group_records> records =
@@ -84,7 +104,35 @@ int cmd_merge(const arguments& args, std::ostream& out, std::ostream& err) {
   if (!plan.complete()) {
     err << "merge: INCOMPLETE: missing shards " << ints(plan.m_missing_shards) << " of " << plan.m_shard_count
         << " (run them again: kopt slurm --resubmit, or kopt shard run --shard I/" << plan.m_shard_count << ")\n";
+    if (install) err << "merge: nothing installed into the records: the results are incomplete\n";
     return k_exit_incomplete;
+  }
+  if (to_install != nullptr) {
+    const scale::installed_records done = scale::install_group_records(
+        *suite, *to_install, dir / to_install->m_folder, records_dir, lock_wait_option(args), err);
+    for (const std::string& file : done.m_written) out << "installed " << file << "\n";
+    // As kopt record: each new record into the experience store.
+    for (const auto& [kernel, variant] : done.m_new_records) {
+      for (manifest m : suite->m_manifests) {
+        if (m.m_kernel != kernel) continue;
+        if (records_dir) m.m_records_dir = *records_dir;
+        record_experience(m, variant, out);
+      }
+    }
+    for (const std::string& file : done.m_unchanged) out << "unchanged " << file << " (equal to the merged record)\n";
+    out << "installed the records of " << to_install->m_device_model
+        << "; the next build configures again and builds the dispatch of each selection\n";
+  }
+  std::vector<std::string> unselected;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    for (const std::string& family : records[i].m_unselected) {
+      unselected.push_back(family + " (" + plan.m_groups[i].m_device_model + ")");
+    }
+  }
+  if (!unselected.empty()) {
+    err << "merge: NO SELECTION for " << join(unselected, ", ")
+        << ": its dispatch cannot be built (why: merge.md, \"not made\")\n";
+    return k_exit_unselected;
   }
   return status;
 }

@@ -7,9 +7,9 @@
 #include "core/format.hpp"
 #include "core/version.hpp"
 #include "kopt/cli/commands.hpp"
-#include "kopt/scale/shard_plan.hpp"
-#include "kopt/scale/shard_run.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
+#include "kopt/scale/shard/shard_run.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::cli {
 namespace {

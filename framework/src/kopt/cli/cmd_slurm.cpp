@@ -1,6 +1,6 @@
 // kopt slurm: a suite's shards as a Slurm job array plus a merge job after
 // it; --resubmit: only the shards without a finished folder
-// (kopt/scale/slurm.hpp, docs/scale-out.md).
+// (kopt/scale/slurm/slurm.hpp, docs/scale-out.md).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,9 +12,9 @@
 #include "core/process.hpp"
 #include "core/utc.hpp"
 #include "kopt/cli/commands.hpp"
-#include "kopt/scale/shard_plan.hpp"
-#include "kopt/scale/slurm.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
+#include "kopt/scale/slurm/slurm.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::cli {
 namespace {

@@ -317,9 +317,18 @@ const std::vector<command>& command_table() {
         {"--manifest", "FILE", o::repeated,
          "a kernel's manifest.json (repeatable): also write each model's records, selections and reports"},
         {"--build-dir", "DIR", o::optional, "every kernel manifest under this build folder, as --manifest"},
-        {"--margin", "FRACTION", o::optional, "the selections' frontier margin, as kopt select's (default 0.03)"}},
+        {"--margin", "FRACTION", o::optional, "the selections' frontier margin, as kopt select's (default 0.03)"},
+        {"--into-records", "", o::flag,
+         "also install one device model's records and selections into the manifests' RECORDS (as kopt record "
+         "and kopt select write them); the next build makes the dispatch"},
+        {"--model", "NAME", o::optional,
+         "with --into-records: the device model (or its folder) to install; needed when the results hold several"},
+        {"--records-dir", "DIR", o::optional, "with --into-records: install here instead of the manifests' RECORDS"},
+        {"--lock-wait", "SECONDS", o::optional,
+         "wait this long for another kopt writing a kernel's records (default 600; 0: do not wait)"}},
        "0 complete, 1 conflicting duplicates (merged by the rule) or not the same as --same-as, "
-       "2 usage or input error, 3 incomplete: shards missing (named)",
+       "2 usage or input error (nothing installed when a record there differs), 3 incomplete: shards missing "
+       "(named; nothing installed), 4 complete, but a family's selection could not be made (named)",
        cmd_merge},
       {"slurm",
        "submit a suite's shards as a Slurm job array and a merge job after it; --resubmit: only unfinished shards",

@@ -8,13 +8,16 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <chrono>
 #include <fstream>
+#include <sstream>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/merge_files.hpp"
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/merge_records.hpp"
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/merge/merge_files.hpp"
+#include "kopt/scale/merge/merge_install.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/merge/merge_records.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 #include "kopt/sweep/point_result.hpp"
 #include "kopt/sweep/selection.hpp"
 
@@ -157,6 +160,62 @@ TEST_F(MergeRecords, ManifestsOfAnotherSuiteAreRefused) {
   EXPECT_THROW(check_same_suite(other, plan), std::runtime_error);
   EXPECT_THROW((void)write_merge(plan, {}, m_dir / "merged", &other, 0.03), std::runtime_error);
   EXPECT_FALSE(fs::exists(m_dir / "merged"));
+}
+
+TEST_F(MergeRecords, NoUsablePointOnAShapeIsNamedAsUnselected) {
+  // Every point ran and none is correct: complete, but no selection.
+  const merge_plan plan = plan_merge({run_on("rA", "GPU A", {{"v1_p0", -1, -1}, {"v1_p1", -1, -1}, {"v1_p2", -1, -1}})});
+  EXPECT_TRUE(plan.complete());
+  const std::vector<group_records> made = write_merge(plan, {}, m_dir / "merged", &m_suite, 0.03);
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_EQ(made[0].m_unselected, std::vector<std::string>{"k/v1"});
+  EXPECT_TRUE(made[0].m_selections.empty());
+  EXPECT_FALSE(fs::exists(m_dir / "merged" / "gpu-a" / "records" / "k" / "v1.selection.json"));
+  // A made selection is not counted.
+  const merge_plan good = plan_merge({run_on("rB", "GPU A", {{"v1_p0", 10, 20}, {"v1_p1", 5, 30}, {"v1_p2", -1, -1}})});
+  EXPECT_TRUE(write_merge(good, {}, m_dir / "merged-good", &m_suite, 0.03)[0].m_unselected.empty());
+}
+
+TEST_F(MergeRecords, OneModelIsInstalledNamedOrAlone) {
+  const merge_plan two = plan_merge({run_on("rA", "GPU A", {{"v1_p0", 10, 20}}), run_on("rB", "GPU B", {{"v1_p0", 10, 20}})});
+  EXPECT_THROW((void)group_to_install(two, ""), std::invalid_argument);  // several, none named
+  EXPECT_THROW((void)group_to_install(two, "GPU C"), std::invalid_argument);
+  EXPECT_EQ(group_to_install(two, "GPU B").m_device_model, "GPU B");
+  EXPECT_EQ(group_to_install(two, "gpu-a").m_device_model, "GPU A");  // its folder
+  const merge_plan one = plan_merge({run_on("rC", "GPU A", {{"v1_p0", 10, 20}})});
+  EXPECT_EQ(group_to_install(one, "").m_device_model, "GPU A");
+  try {
+    (void)group_to_install(two, "");
+    FAIL() << "no model named";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'GPU B' (gpu-b)"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MergeRecords, InstallWritesTheSelectionAndTouchesTheStamp) {
+  // (Records, their second install and a record that differs: scale.family_shards.)
+  const merge_plan plan = plan_merge({run_on("rA", "GPU A", {{"v1_p0", 10, 20}, {"v1_p1", 5, 30}, {"v1_p2", -1, -1}})});
+  const fs::path out = m_dir / "merged";
+  (void)write_merge(plan, {}, out, &m_suite, 0.03);
+  const fs::path stamp = m_suite.m_manifests[0].build_dir() / "selection.stamp";
+  fs::create_directories(stamp.parent_path());
+  std::ofstream(stamp) << "";
+  fs::last_write_time(stamp, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const auto stamp_before = fs::last_write_time(stamp);
+  const fs::path records = m_dir / "installed";
+  std::ostringstream err;
+  const installed_records done = install_group_records(m_suite, plan.m_groups[0], out / "gpu-a", records, 0, err);
+  ASSERT_EQ(done.m_written.size(), 1u);
+  EXPECT_EQ(done.m_written[0], (records / "k" / "v1.selection.json").string());
+  const selection s = read_selection(records / "k" / "v1.selection.json");
+  EXPECT_EQ(s.m_shapes[0].m_champion, "v1_p1");
+  EXPECT_EQ(s.m_shapes[1].m_champion, "v1_p0");
+  EXPECT_EQ(read_json_file(records / "k" / "v1.selection.json"),
+            read_json_file(out / "gpu-a" / "records" / "k" / "v1.selection.json"));
+  EXPECT_TRUE(fs::exists(records / "k" / "report" / "v1.sweep.md"));
+  EXPECT_TRUE(fs::exists(records / "k" / "report" / "report.md"));
+  EXPECT_GT(fs::last_write_time(stamp), stamp_before);
+  EXPECT_FALSE(fs::exists(m_dir / "declared-records"));  // --records-dir, not the manifest's
 }
 
 }  // namespace

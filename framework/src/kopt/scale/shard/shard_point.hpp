@@ -11,8 +11,8 @@
 #include <iosfwd>
 
 #include "kopt/inputs/manifest.hpp"
-#include "kopt/scale/shard_document.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::scale {
 

@@ -1,11 +1,11 @@
-#include "kopt/scale/slurm.hpp"
+#include "kopt/scale/slurm/slurm.hpp"
 
 #include <algorithm>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-#include "kopt/scale/merge_plan.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
 
 namespace kopt::scale {
 namespace {

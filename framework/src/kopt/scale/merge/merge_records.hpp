@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::scale {
 
@@ -27,6 +27,10 @@ struct group_records {
   std::vector<std::string> m_records;     // "<kernel>/<variant>: ACCEPT" | "...: REJECT"
   std::vector<std::string> m_selections;  // "<kernel>/<family>: <shape> -> <point>, ..."
   std::vector<std::string> m_not_made;    // "<kernel>/<name>: why"
+  // "<kernel>/<family>" of each family whose selection could not be made
+  // (a point without a result, no usable point on a shape): `kopt merge`
+  // exits 4 for them.
+  std::vector<std::string> m_unselected;
 };
 
 // Throws std::runtime_error when the suite is not the one the shards ran

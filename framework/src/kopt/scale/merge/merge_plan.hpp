@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "kopt/scale/shard_document.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
 
 namespace kopt::scale {
 

@@ -1,4 +1,4 @@
-#include "kopt/scale/merge_files.hpp"
+#include "kopt/scale/merge/merge_files.hpp"
 
 #include <sstream>
 #include <stdexcept>

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/shard_document.hpp"
-#include "kopt/scale/slurm.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
+#include "kopt/scale/slurm/slurm.hpp"
 
 namespace kopt::scale {
 namespace {

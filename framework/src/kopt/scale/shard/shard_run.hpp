@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "kopt/scale/shard_document.hpp"
-#include "kopt/scale/shard_plan.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::scale {
 

@@ -1,4 +1,4 @@
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 #include <algorithm>
 #include <stdexcept>

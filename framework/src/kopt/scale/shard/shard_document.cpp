@@ -1,4 +1,4 @@
-#include "kopt/scale/shard_document.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
 
 namespace kopt::scale {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/shard_document.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
 
 namespace kopt::scale {
 

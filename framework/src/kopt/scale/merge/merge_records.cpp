@@ -1,4 +1,4 @@
-#include "kopt/scale/merge_records.hpp"
+#include "kopt/scale/merge/merge_records.hpp"
 
 #include <stdexcept>
 
@@ -71,6 +71,7 @@ group_records write_group_records(const suite& s, const merge_plan& plan, const 
           made.m_selections.push_back(name + ": " + join(champions, ", "));
         } catch (const std::exception& e) {
           made.m_not_made.push_back(name + " selection: " + shorten(e.what(), 400));
+          made.m_unselected.push_back(name);
         }
       }
       const merged_unit* mu = find_unit(group, name);

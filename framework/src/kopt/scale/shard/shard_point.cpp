@@ -1,4 +1,4 @@
-#include "kopt/scale/shard_point.hpp"
+#include "kopt/scale/shard/shard_point.hpp"
 
 #include <ostream>
 #include <sstream>

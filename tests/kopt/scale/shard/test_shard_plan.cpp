@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 
 namespace kopt::scale {
 namespace {

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/champions.hpp"
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/shard_document.hpp"
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/merge/champions.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/shard/shard_document.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 
 namespace kopt::scale {
 namespace {

@@ -1,11 +1,11 @@
-#include "kopt/scale/merge_plan.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
 
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 
 namespace kopt::scale {
 namespace {

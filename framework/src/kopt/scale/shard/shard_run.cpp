@@ -1,4 +1,4 @@
-#include "kopt/scale/shard_run.hpp"
+#include "kopt/scale/shard/shard_run.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +17,7 @@
 #include "kopt/records/source_hash.hpp"
 #include "kopt/run/environment.hpp"
 #include "kopt/run/harness_run.hpp"
-#include "kopt/scale/shard_point.hpp"
+#include "kopt/scale/shard/shard_point.hpp"
 
 namespace kopt::scale {
 namespace {

@@ -1,4 +1,4 @@
-#include "kopt/scale/shard_plan.hpp"
+#include "kopt/scale/shard/shard_plan.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "kopt/scale/champions.hpp"
+#include "kopt/scale/merge/champions.hpp"
 
 #include <algorithm>
 #include <map>

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "core/json_io.hpp"
-#include "kopt/scale/champions.hpp"
-#include "kopt/scale/merge_plan.hpp"
-#include "kopt/scale/merge_records.hpp"
-#include "kopt/scale/suite.hpp"
+#include "kopt/scale/merge/champions.hpp"
+#include "kopt/scale/merge/merge_plan.hpp"
+#include "kopt/scale/merge/merge_records.hpp"
+#include "kopt/scale/shard/suite.hpp"
 
 namespace kopt::scale {
 
