@@ -144,13 +144,17 @@ std::filesystem::path selection_file(const manifest& m, const variant_decl& fami
   return m.kernel_records_dir() / (family.m_name + ".selection.json");
 }
 
+void write_selection(const manifest& m, const variant_decl& family, const sweep_report& report) {
+  write_json_atomic(selection_file(m, family), to_json(report.m_selection));
+  write_sweep_report(report, m.kernel_records_dir() / "report");
+}
+
 sweep_report select_family(const manifest& m, const variant_decl& family, const std::filesystem::path& sweep_dir,
                            double margin) {
   sweep_report report;
   report.m_results = load_point_results(family, sweep_dir);
   report.m_selection = compute_selection(m, family, report.m_results, margin);
-  write_json_atomic(selection_file(m, family), to_json(report.m_selection));
-  write_sweep_report(report, m.kernel_records_dir() / "report");
+  write_selection(m, family, report);
   return report;
 }
 

@@ -34,6 +34,12 @@ struct sweep_report {
 // <dir>/<variant>.sweep.md and <variant>.sweep.html, atomically.
 void write_sweep_report(const sweep_report& report, const std::filesystem::path& dir);
 
+// Writes a family's selection atomically to
+// <m.kernel_records_dir()>/<variant>.selection.json and its sweep report to
+// <m.kernel_records_dir()>/report: what select_family writes, and what
+// `kopt merge --into-records` installs from a merged selection.
+void write_selection(const manifest& m, const variant_decl& family, const sweep_report& report);
+
 // What `kopt select` does, for it and for `kopt merge`: every point's result
 // from `sweep_dir` (load_point_results), the selection (compute_selection),
 // written atomically to <m.kernel_records_dir()>/<variant>.selection.json,

@@ -63,7 +63,7 @@ installed_records install_group_records(const suite& s, const merge_group& group
         const std::filesystem::path target = m.record_path(v.m_name);
         if (!std::filesystem::exists(target)) {
           k.m_new_records.push_back(v.m_name);
-        } else if (read_json_file(target) == read_json_file(merged)) {
+        } else if (same_json_value(read_json_file(target), read_json_file(merged))) {
           k.m_same_records.push_back(v.m_name);
         } else {
           throw std::runtime_error(target.string() + ": the record of " + m.m_kernel + "/" + v.m_name +
@@ -89,13 +89,12 @@ installed_records install_group_records(const suite& s, const merge_group& group
     }
     for (const std::string& v : k.m_same_records) done.m_unchanged.push_back(m.record_path(v).string());
     for (const variant_decl* family : k.m_selections) {
-      // As select_family writes them: the selection, then its sweep report
-      // from the points' merged results.
+      // The merged selection, with the sweep report of the points' merged
+      // results, written as select_family writes them.
       sweep_report report;
       report.m_selection = read_selection(k.m_from / (family->m_name + ".selection.json"));
       report.m_results = load_point_results(*family, group_dir / m.m_kernel / "sweep" / family->m_name);
-      write_json_atomic(selection_file(m, *family), to_json(report.m_selection));
-      write_sweep_report(report, m.kernel_records_dir() / "report");
+      write_selection(m, *family, report);
       done.m_written.push_back(selection_file(m, *family).string());
     }
     write_report(m, m.kernel_records_dir() / "report", "");
