@@ -6,6 +6,9 @@
 # same result. Without a GPU the CUDA kernels' iterations stop after the
 # GPU-free steps and say what they skipped; the host-backend example runs
 # the whole loop. Ends with one line per kernel and the path of its report.
+# The iterations time the quick shapes (QUICK_SHAPES: minutes for all four
+# kernels on a GPU); KOPT_MAIN_FULL=1 times the declared SHAPES (the naive
+# gemm alone then spends ~10 minutes under Nsight Compute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh --no-ccache  # its presets use no compiler cache
@@ -37,6 +40,8 @@ rm -rf "$job"
 mkdir -p "$job/records"
 tracked_before=$(git status --porcelain 2>/dev/null || true)
 
+shapes=(--quick)
+[[ ${KOPT_MAIN_FULL:-0} == 1 ]] && shapes=()
 status=0
 summary=()
 for kernel in ${KOPT_KERNELS:-host_matmul softmax softmax_bf16 gemm}; do
@@ -48,7 +53,7 @@ for kernel in ${KOPT_KERNELS:-host_matmul softmax softmax_bf16 gemm}; do
   fi
   echo "=== $kernel: kopt optimize --manifest $manifest --records-dir $job/records"
   set +e
-  "$kopt" optimize --manifest "$manifest" --records-dir "$job/records" 2>&1 | tee "$job/$kernel.log"
+  "$kopt" optimize --manifest "$manifest" --records-dir "$job/records" "${shapes[@]}" 2>&1 | tee "$job/$kernel.log"
   rc=${PIPESTATUS[0]}
   set -e
   report=$job/records/$kernel/report/report.html

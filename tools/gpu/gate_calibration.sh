@@ -27,7 +27,8 @@
 #   extra iteration as slower3 measured), CAL_SLOW3 (=41: ~3 %),
 #   CAL_BASELINE_RUNS (8), CAL_FLOW (5), CAL_REAL ("softmax softmax_bf16 gemm"),
 #   CAL_KERNEL / CAL_VARIANT (calibration / base; ci_flow / v0 with
-#   CAL_SLOW5=KOPT_CI_FLOW_SLOWDOWN=2 rehearses the script on the host backend).
+#   CAL_SLOW5=KOPT_CI_FLOW_SLOWDOWN=2 rehearses the script on the host backend),
+#   CAL_PARTS ("A B C D": the parts to run, e.g. "B" in a call of its own).
 set -uo pipefail
 build=$(cd "$1" && pwd); out=$2; runs=${3:-20}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -35,6 +36,8 @@ kernel=${CAL_KERNEL:-calibration}; variant=${CAL_VARIANT:-base}
 slow5=${CAL_SLOW5:-KOPT_CALIBRATION_EXTRA_ITERS=69}; slow3=${CAL_SLOW3:-KOPT_CALIBRATION_EXTRA_ITERS=41}
 baseline_runs=${CAL_BASELINE_RUNS:-8}; flow=${CAL_FLOW:-5}
 real=${CAL_REAL-softmax softmax_bf16 gemm}
+parts=" ${CAL_PARTS:-A B C D} "
+part() { [[ $parts == *" $1 "* ]]; }
 if [[ -z ${CAL_GPUS+x} ]]; then
   CAL_GPUS=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | tr '\n' ' ')
 fi
@@ -67,7 +70,9 @@ perf_runs() {
 
 # A. A fresh record and baseline of calibration/base, in OUT (the build's records are left alone).
 cal=$(manifest_of "$kernel")
-if [[ -n $cal ]]; then
+if ! part A; then
+  echo "part A not asked for (CAL_PARTS)"
+elif [[ -n $cal ]]; then
   python3 - "$cal" "$out/manifest.json" "$out/records" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); m["records_dir"] = sys.argv[3]
@@ -89,6 +94,7 @@ else
 fi
 
 # B. The committed records of the real kernels.
+part B || real=""
 for k in $real; do
   m=$(manifest_of "$k")
   [[ -z $m ]] && { echo "no $k in $build: skipped"; continue; }
@@ -98,6 +104,7 @@ done
 # C. kopt compare of single runs (as before: consecutive runs, base vs slower3).
 bench_of() { find -L "$build" -type f -name "$1_kopt_bench" -perm -u+x -print -quit; }
 calib=$(bench_of calibration); softmax=$(bench_of softmax)
+part C || part D || calib=
 compare_counts() {  # LABEL WANT A_PREFIX B_PREFIX OFFSET
   local label=$1 want=$2 a=$3 b=$4 offset=$5 same=0 slower=0 other=0
   local name; name=$(echo "$label" | tr -c 'A-Za-z0-9' _)
@@ -121,7 +128,7 @@ if [[ -n $calib ]]; then
     calib=""
   fi
 fi
-if [[ -n $calib ]]; then
+if [[ -n $calib ]] && part C; then
   mkdir -p "$out/compare"
   for ((i = 0; i <= runs; i++)); do
     on_gpu "${gpus[0]}" "$calib" --benchmark_filter='^calibration/base/' --benchmark_out="$out/compare/base_$i.json" --benchmark_out_format=json > /dev/null 2>&1
@@ -134,7 +141,7 @@ if [[ -n $calib ]]; then
 fi
 
 # D. The documented base-vs-PR flow, FLOW times each way.
-if [[ -n $calib ]]; then
+if [[ -n $calib ]] && part D; then
   for kind in unchanged slower3; do
     same=0 slower=0 other=0
     for ((i = 1; i <= flow; i++)); do
