@@ -141,7 +141,7 @@ targets without writing a harness.
       [MAX_REGISTERS <count>]
       [NO_SPILLS]
       [NO_LOCAL_MEMORY]
-      [EXPECT_FAILURE <regex>]
+      [EXPECT_FAILURE <regex> | EXPECT_BENCH_FAILURE <regex>]
       [CUDA_ARCHITECTURES <arch>...]
       [MIN_COMPUTE_CAPABILITY <major>.<minor>]
       [DIM_TYPE int64|int|size_t]
@@ -233,6 +233,16 @@ targets without writing a harness.
     not time it beside the best (a ``speedup_vs_`` TARGET over it is not
     evaluated).
 
+  ``EXPECT_BENCH_FAILURE <regex>``
+    The variant passes its correctness test but its benchmark is known to
+    fail (a variant that caches results or works only for the first calls:
+    the benchmark's output checks catch what the correctness test cannot):
+    its correctness test runs as usual and must pass, its benchmark test
+    (``KernelOpt_BENCH_TESTS``) passes only when the benchmark fails with a
+    report matching ``<regex>`` (label ``expected-failure``). The loop gates
+    it as any variant (its record says why it is rejected). Not with
+    ``EXPECT_FAILURE``, which already covers the benchmark.
+
   ``CUDA_ARCHITECTURES <arch>...``
     The only architectures the variant can be compiled for, written as in
     ``CMAKE_CUDA_ARCHITECTURES`` without ``-real``/``-virtual`` (``90a`` for
@@ -302,14 +312,14 @@ targets without writing a harness.
       [MIN_COMPUTE_CAPABILITY <major>.<minor>]
       [DIM_TYPE int64|int|size_t]
       [STREAM LAST|NONE]
-      [EXPECT_FAILURE <regex>])
+      [EXPECT_FAILURE <regex> | EXPECT_BENCH_FAILURE <regex>])
 
   An implementation to compare against (a vendor library); never gated, but
   checked like a variant: its ``<k>.correct.<baseline>`` test runs every
   shape and seed against the reference (a wrong baseline fails, so no
   speedup table rests on it), and its benchmark checks its outputs.
-  ``EXPECT_FAILURE``, ``CUDA_ARCHITECTURES``, ``MIN_COMPUTE_CAPABILITY``,
-  ``DIM_TYPE`` and ``STREAM`` as for variants (a known-bad baseline kept on
+  ``EXPECT_FAILURE``, ``EXPECT_BENCH_FAILURE``, ``CUDA_ARCHITECTURES``,
+  ``MIN_COMPUTE_CAPABILITY``, ``DIM_TYPE`` and ``STREAM`` as for variants (a known-bad baseline kept on
   record).
 
 Testing: ``kernel_opt_add_kernel`` enables testing (as ``enable_testing()``
@@ -582,6 +592,7 @@ function(kernel_opt_add_variant kernel variant)
     HYPOTHESIS
     HYPOTHESIS_FILE
     EXPECT_FAILURE
+    EXPECT_BENCH_FAILURE
     MAX_REGISTERS
     MIN_COMPUTE_CAPABILITY
     DIM_TYPE
@@ -607,6 +618,7 @@ function(kernel_opt_add_baseline kernel baseline)
   set(one_value
     ENTRY
     EXPECT_FAILURE
+    EXPECT_BENCH_FAILURE
     MIN_COMPUTE_CAPABILITY
     DIM_TYPE
     STREAM

@@ -335,6 +335,10 @@ function(_kernel_opt_add_impl fn role kernel name)
   if(NOT arg_ENTRY MATCHES "^(::)?([A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*$")
     _kernel_opt_fail(${fn} ${kernel} "ENTRY '${arg_ENTRY}' of ${role} '${name}' is not a function name")
   endif()
+  if(DEFINED arg_EXPECT_FAILURE AND DEFINED arg_EXPECT_BENCH_FAILURE)
+    _kernel_opt_fail(${fn} ${kernel} "${role} '${name}' gives both EXPECT_FAILURE and EXPECT_BENCH_FAILURE"
+      HINT "EXPECT_FAILURE already covers the benchmark test; EXPECT_BENCH_FAILURE is for a ${role} whose correctness test passes")
+  endif()
   _kernel_opt_sources(${fn} ${kernel} SOURCES "${arg_SOURCES}" sources)
 
   _kernel_opt_entry_source(${fn} ${kernel} "${role} '${name}'" "${arg_ENTRY}" "${sources}" entry_source)
@@ -393,6 +397,7 @@ function(_kernel_opt_add_impl fn role kernel name)
   _kernel_opt_set(${kernel} ${prefix}_METHODS "${methods}")
   _kernel_opt_set(${kernel} ${prefix}_LIBRARIES "${arg_LIBRARIES}")
   _kernel_opt_set(${kernel} ${prefix}_EXPECT_FAILURE "${arg_EXPECT_FAILURE}")
+  _kernel_opt_set(${kernel} ${prefix}_EXPECT_BENCH_FAILURE "${arg_EXPECT_BENCH_FAILURE}")
   _kernel_opt_set(${kernel} ${prefix}_COMPILE_OPTIONS "${arg_COMPILE_OPTIONS}")
 endfunction()
 

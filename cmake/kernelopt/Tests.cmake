@@ -79,6 +79,8 @@ function(_kernel_opt_bench_tests kernel)
     # The benchmark's summary line when a row failed (bench/driver.cpp).
     _kernel_opt_expect_failure(${kernel}.bench.${name} ${kernel} ${name}
       "kopt bench: [0-9]+ of [0-9]+ benchmarks failed")
+    _kernel_opt_expect_failure(${kernel}.bench.${name} ${kernel} ${name}
+      "kopt bench: [0-9]+ of [0-9]+ benchmarks failed" EXPECT_BENCH_FAILURE)
   endforeach()
 endfunction()
 
@@ -88,8 +90,14 @@ endfunction()
 # check). CTest fails it on anything else: a pass (no report, no marker), a
 # signal (crash), a timeout, and, by FAIL_REGULAR_EXPRESSION, a sanitizer
 # report or the benchmark's watchdog, whatever was printed before them.
+# <keyword> (default EXPECT_FAILURE) is the declaration read:
+# EXPECT_BENCH_FAILURE applies to the benchmark test only.
 function(_kernel_opt_expect_failure test kernel impl failed)
-  _kernel_opt_get(expect_failure ${kernel} IMPL_${impl}_EXPECT_FAILURE)
+  set(keyword EXPECT_FAILURE)
+  if(ARGC GREATER 4)
+    set(keyword "${ARGV4}")
+  endif()
+  _kernel_opt_get(expect_failure ${kernel} IMPL_${impl}_${keyword})
   if(expect_failure STREQUAL "")
     return()
   endif()

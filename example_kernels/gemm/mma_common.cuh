@@ -3,9 +3,9 @@
 // accumulate) and cp.async, plus the tile bookkeeping every tiled variant
 // repeats.
 //
-// Everything has internal linkage (anonymous namespace): each .cu that
-// includes this header gets its own copy (each variant is its own module
-// anyway).
+// Everything has internal linkage (anonymous namespace): all variants link
+// into one executable, and each .cu that includes this header gets its own
+// copy.
 //
 // Fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16"), with
 // g = lane / 4 and t = lane % 4:

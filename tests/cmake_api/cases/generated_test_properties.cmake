@@ -1,7 +1,8 @@
 # CHECK: ../checks/generated_test_properties.cmake
 # What the generated tests declare to CTest: bounded host threads on every
 # correctness test, and the expected failure on every test of an
-# implementation declared EXPECT_FAILURE (correctness and benchmark);
+# implementation declared EXPECT_FAILURE (correctness and benchmark), on
+# the benchmark test alone for EXPECT_BENCH_FAILURE;
 # KernelOpt_PERF_MISSING reaches the perf test's command.
 enable_language(CXX)
 enable_testing()
@@ -22,4 +23,6 @@ kernel_opt_add_kernel(gemm BACKEND host
 kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0)
 kernel_opt_add_variant(gemm v1 SOURCES kernels.cpp ENTRY gemm_v0 PARENT v0 HYPOTHESIS "none"
   EXPECT_FAILURE "elements mismatch")
+kernel_opt_add_variant(gemm v2 SOURCES kernels.cpp ENTRY gemm_v0 PARENT v0 HYPOTHESIS "caches"
+  EXPECT_BENCH_FAILURE "content_cached")
 kernel_opt_add_baseline(gemm vendor SOURCES kernels.cpp ENTRY gemm_v0 EXPECT_FAILURE "never written")

@@ -1,0 +1,9 @@
+# EXPECT: kernel_opt_add_variant\(gemm\): variant .v1. gives both EXPECT_FAILURE and EXPECT_BENCH_FAILURE
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+kernel_opt_add_variant(gemm v0 SOURCES kernels.cpp ENTRY gemm_v0)
+kernel_opt_add_variant(gemm v1 SOURCES kernels.cpp ENTRY gemm_v1 PARENT v0 HYPOTHESIS "x"
+  EXPECT_FAILURE "mismatch" EXPECT_BENCH_FAILURE "content_cached")
