@@ -25,6 +25,7 @@
 #include "formats/static_result.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
+#include "formats/tolerance.hpp"
 #include "kopt/compare/compare_document.hpp"
 #include "kopt/experience/entry.hpp"
 #include "kopt/inputs/manifest.hpp"
@@ -43,7 +44,7 @@ const std::string k_marker = "<!-- fields: ";
 std::vector<format_table> code_tables() {
   std::vector<format_table> all;
   for (std::vector<format_table> part :
-       {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
+       {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table(), tolerance_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
         profile::profile_tables(), experience_tables(), env_tables(), gpu_tables(), clock_tables(), static_tables(),
         perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {

@@ -19,6 +19,7 @@
 #include "formats/gpu.hpp"
 #include "formats/static_result.hpp"
 #include "formats/timing_stats.hpp"
+#include "formats/tolerance.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/profile/document.hpp"
@@ -160,7 +161,7 @@ struct record {
   embedded_document<env_file> m_env;  // as given by --env
   std::vector<std::string> m_shapes;
   std::vector<std::int64_t> m_seeds;
-  json m_tolerance;
+  std::optional<declared_tolerance> m_tolerance;  // as declared (nullopt: per-dtype defaults)
   timing_settings m_timing_settings;
   correctness_summary m_correctness;
   timing_summary m_timing;
