@@ -216,7 +216,7 @@ TEST_F(gate_test, malformed_records_are_input_errors_naming_file_and_path) {
   patch_json("records/softmax/v1.json", [](json& r) { r["kind"] = "kernelopt.env"; });
   const run_result kind = run_kopt({"compare", v1, c.record("v4").string()});
   EXPECT_EQ(kind.m_code, 2);
-  EXPECT_TRUE(contains(kind.m_err, v1 + ": /: neither a benchmark JSON file")) << kind.m_err;
+  EXPECT_TRUE(contains(kind.m_err, v1 + ": /kind: \"kernelopt.env\" is not what kopt compare reads")) << kind.m_err;
   write_text(c.record("v1"), "{\"kind\": \"kernelopt.record\"");
   const run_result bad = run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v1", "--reason", "x"});
   EXPECT_EQ(bad.m_code, 2);

@@ -298,7 +298,7 @@ json to_json(const record& r) {
   json masked = nullptr;
   if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
   json out = {{"schema_version", r.m_schema_version},
-          {"kind", "kernelopt.record"},
+          {"kind", k_record_kind},
           {"kernel", r.m_kernel},
           {"variant", r.m_variant},
           {"parent", string_or_null(r.m_parent)},
@@ -381,13 +381,13 @@ record record_from_json(const json& doc, const std::string& file) {
 
 record read_record(const std::filesystem::path& path) {
   const json doc = read_json_file(path);
-  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  check_kind(doc, path, k_record_kind, k_record_schema_version);
   return record_from_json(doc, path.string());
 }
 
 void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation) {
   json doc = read_json_file(path);
-  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  check_kind(doc, path, k_record_kind, k_record_schema_version);
   (void)record_from_json(doc, path.string());  // a valid record before we touch it
   doc["ablation"] = to_json(ablation);
   write_json_atomic(path, doc);

@@ -31,6 +31,7 @@ namespace kopt {
 // 2: per-shape output_check and paired (interleaved) speedup vs best; the
 // gate rules bench_output and clock apply (docs/formats.md).
 inline constexpr int k_record_schema_version = 2;
+inline constexpr const char* k_record_kind = "kernelopt.record";
 
 // A document a record embeds, or why there is none: written as the
 // document, or as {"status": "unavailable", "reason": ...}.
