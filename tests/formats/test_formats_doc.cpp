@@ -402,8 +402,16 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   run.m_benchmarks = {ok, failed, with_point};
   run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"n=1", 0.5, "memory"}}}}};
   run.m_impl = "v1";
+  run.m_tool = {"ncu", "2025.3"};
+  run.m_thresholds = profile::thresholds_in_use();
+  run.m_ceilings = {"ceilings.json", "framework/specs/h100_sxm5.json", "no spec file matched"};
   const json doc = profile::to_json(d);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
+  EXPECT_EQ(keys_of({doc["tool"]}), declared({"kernelopt.profile: tool"}));
+  EXPECT_EQ(keys_of({doc["ceilings"]}), declared({"kernelopt.profile: ceilings"}));
+  std::set<std::string> thresholds = keys_of({doc["thresholds"]});
+  ASSERT_EQ(thresholds.count("source"), 1u);
+  EXPECT_EQ(thresholds.size(), 5u);  // source and the four named in the table's <name> row
   EXPECT_EQ(keys_of({doc["benchmarks"][0], doc["benchmarks"][1]}), declared({"kernelopt.profile: benchmarks[]"}));
   EXPECT_EQ(keys_of({doc["impls"]["v1"]}), declared({"kernelopt.profile: impls.<name>"}));
   EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]}), declared({"kernelopt.profile: benchmarks[].roofline"}));

@@ -57,15 +57,32 @@ const std::vector<field_doc> k_profile_fields = {
     {"reason", "string | null", "why not ok: the first failure, or why nothing was profiled"},
     {"created_utc", "string", "when (absent, as everything below, when nothing was run)"},
     {"device", "string", "the device name from ncu, or `unknown`"},
-    {"tool", "object", "`ncu` (its path, or `imported`) and its `version`"},
+    {"tool", "object", "the profiler (the `tool` table)"},
     {"command", "array", "one benchmark's ncu command"},
-    {"thresholds", "object", "the bottleneck rules' thresholds and their source"},
-    {"ceilings", "object", "which files gave the roofs: `ceilings_file`, `spec_file`, `spec_note`"},
+    {"thresholds", "object", "the bottleneck rules' thresholds and their source (the `thresholds` table)"},
+    {"ceilings", "object", "which files gave the roofs (the `ceilings` table)"},
     {"benchmarks", "array", "one per implementation x shape"},
     {"impls", "object", "per implementation, by name"},
     {"impl", "string", "only with a single implementation: its name"},
     {"bottleneck", "string", "only with a single implementation: its bottleneck (the report's column)"},
     {"roofline", "array", "only with a single implementation: its roofline gaps (the gate and report read them)"},
+};
+
+const std::vector<field_doc> k_tool_fields = {
+    {"ncu", "string", "the ncu that ran (its path), or `imported` (`kopt profile-import`)"},
+    {"version", "string", "its `--version`, or `unknown`"},
+};
+
+const std::vector<field_doc> k_threshold_fields = {
+    {"source", "string", "where the thresholds come from (absent in older documents)"},
+    {"<name>", "number", "each threshold by name: `latency_below_pct`, `high_throughput_at_pct`, "
+                         "`balanced_within_pct`, `small_grid_waves_below` (older documents: others)"},
+};
+
+const std::vector<field_doc> k_roof_source_fields = {
+    {"ceilings_file", "string", "the --ceilings file (absent without one)"},
+    {"spec_file", "string", "the device's spec file (absent when none matched)"},
+    {"spec_note", "string", "why no spec file matched (absent when one did)"},
 };
 
 const std::vector<field_doc> k_benchmark_fields = {
@@ -119,10 +136,24 @@ std::vector<std::string> strings(const json_reader& node) {
   return out;
 }
 
-json object_at(const json_reader& node, const std::string& key) {
-  const json_reader value = node.at(key);
-  if (!value.raw().is_object()) value.fail("expected an object");
-  return value.raw();
+json to_json(const profile_tool& t) { return {{"ncu", t.m_ncu}, {"version", t.m_version}}; }
+
+profile_tool tool_from_json(const json_reader& node) {
+  return {node.at("ncu").as_string(), node.at("version").as_string()};
+}
+
+json to_json(const roof_sources& s) {
+  json j = json::object();
+  if (s.m_ceilings_file) j["ceilings_file"] = *s.m_ceilings_file;
+  if (s.m_spec_file) j["spec_file"] = *s.m_spec_file;
+  if (s.m_spec_note) j["spec_note"] = *s.m_spec_note;
+  return j;
+}
+
+roof_sources roof_sources_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object");
+  return {optional_string(node, "ceilings_file"), optional_string(node, "spec_file"),
+          optional_string(node, "spec_note")};
 }
 
 json to_json(const impl_profile& impl) {
@@ -240,22 +271,22 @@ profile_document build_document(const document_settings& settings, const std::ve
   }
 
   ceiling_set ceilings;
-  json sources = json::object();
+  roof_sources sources;
   if (settings.m_ceilings) {
     ceilings.add_ceilings(*settings.m_ceilings, settings.m_ceilings_file);
-    sources["ceilings_file"] = settings.m_ceilings_file;
+    sources.m_ceilings_file = settings.m_ceilings_file;
   }
   std::string spec_note;
   if (!settings.m_specs_dir.empty()) {
     if (const auto spec = find_spec(settings.m_specs_dir, device)) {
       ceilings.add_spec(*spec);
-      sources["spec_file"] = spec->m_path.string();
+      sources.m_spec_file = spec->m_path.string();
     } else {
       spec_note = device.empty() ? "device unknown: no spec file matched"
                                  : "no spec file in " + settings.m_specs_dir.string() + " matches \"" + shorten(device) + "\"";
     }
   }
-  if (!spec_note.empty()) sources["spec_note"] = spec_note;
+  if (!spec_note.empty()) sources.m_spec_note = spec_note;
 
   profile_run run;
   std::map<std::string, std::vector<std::string>> bottlenecks;  // impl -> per shape
@@ -342,7 +373,7 @@ profile_document build_document(const document_settings& settings, const std::ve
   if (!device.empty()) run.m_device = device;
   run.m_tool = settings.m_tool;
   run.m_command = settings.m_command;
-  run.m_thresholds = thresholds_json();
+  run.m_thresholds = thresholds_in_use();
   run.m_ceilings = sources;
   if (impl_order.size() == 1) run.m_impl = impl_order.front();
   doc.m_run = std::move(run);
@@ -414,10 +445,10 @@ json to_json(const profile_document& doc) {
   for (const auto& [name, impl] : run.m_impls) impls[name] = to_json(impl);
   out["created_utc"] = run.m_created_utc;
   out["device"] = run.m_device;
-  out["tool"] = run.m_tool;
+  out["tool"] = to_json(run.m_tool);
   out["command"] = run.m_command;
-  out["thresholds"] = run.m_thresholds;
-  out["ceilings"] = run.m_ceilings;
+  out["thresholds"] = to_json(run.m_thresholds);
+  out["ceilings"] = to_json(run.m_ceilings);
   out["benchmarks"] = benchmarks;
   out["impls"] = impls;
   if (run.m_impl) {
@@ -445,10 +476,10 @@ profile_document profile_document_from_json(const json_reader& root) {
   profile_run run;
   run.m_created_utc = root.at("created_utc").as_string();
   run.m_device = root.at("device").as_string();
-  run.m_tool = object_at(root, "tool");
+  run.m_tool = tool_from_json(root.at("tool"));
   run.m_command = strings(root.at("command"));
-  run.m_thresholds = object_at(root, "thresholds");
-  run.m_ceilings = object_at(root, "ceilings");
+  run.m_thresholds = thresholds_from_json(root.at("thresholds"));
+  run.m_ceilings = roof_sources_from_json(root.at("ceilings"));
   const json_reader benchmarks = root.at("benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) run.m_benchmarks.push_back(benchmark_from_json(benchmarks.at(i)));
   const json_reader impls = root.at("impls");
@@ -461,6 +492,9 @@ profile_document profile_document_from_json(const json_reader& root) {
 
 std::vector<format_table> profile_tables() {
   std::vector<format_table> tables = {{"kernelopt.profile", k_profile_fields},
+                                      {"kernelopt.profile: tool", k_tool_fields},
+                                      {"kernelopt.profile: thresholds", k_threshold_fields},
+                                      {"kernelopt.profile: ceilings", k_roof_source_fields},
                                       {"kernelopt.profile: benchmarks[]", k_benchmark_fields},
                                       {"kernelopt.profile: impls.<name>", k_impl_fields},
                                       {"kernelopt.profile: roofline[], impls.<name>.roofline[]", k_gap_fields}};

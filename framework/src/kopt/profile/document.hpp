@@ -63,15 +63,28 @@ struct profiled_benchmark {
   std::vector<std::string> m_findings;
 };
 
+// The profiler that ran: ncu's path (or `imported`) and its version.
+struct profile_tool {
+  std::string m_ncu;
+  std::string m_version;
+};
+
+// Which files gave the roofline's roofs (each absent when none did).
+struct roof_sources {
+  std::optional<std::string> m_ceilings_file;  // --ceilings
+  std::optional<std::string> m_spec_file;      // the device's spec file
+  std::optional<std::string> m_spec_note;      // why no spec file matched
+};
+
 // What a profiling run adds to the status (absent from the document that
 // says why nothing was profiled).
 struct profile_run {
   std::string m_created_utc;
   std::string m_device = "unknown";
-  json m_tool = json::object();      // {"ncu": path, "version": ...}
+  profile_tool m_tool;
   std::vector<std::string> m_command;  // one benchmark's ncu command
-  json m_thresholds = json::object();  // the bottleneck rules' thresholds
-  json m_ceilings = json::object();    // which files gave the roofs: ceilings_file, spec_file, spec_note
+  profile_thresholds m_thresholds;     // the bottleneck rules' thresholds
+  roof_sources m_ceilings;
   std::vector<profiled_benchmark> m_benchmarks;
   std::vector<std::pair<std::string, impl_profile>> m_impls;  // in benchmark order
   // With a single implementation its name; the document then repeats its
@@ -103,8 +116,9 @@ struct profile_document {
 // covers several implementations.
 [[nodiscard]] const impl_profile* single_impl(const profile_document& doc);
 
-// Tables (docs/formats.md): the document, a benchmark, an implementation,
-// a roofline gap, a benchmark's roofline point and its ceilings.
+// Tables (docs/formats.md): the document, its tool, thresholds and roof
+// sources, a benchmark, an implementation, a roofline gap, a benchmark's
+// roofline point and its ceilings.
 [[nodiscard]] std::vector<format_table> profile_tables();
 
 // The unavailable document: {"status": "unavailable", "reason": ...}.
@@ -131,7 +145,7 @@ struct document_settings {
   std::filesystem::path m_specs_dir;        // framework/specs ("" = none)
   std::string m_device;                     // device name when the CSV lacks it ("" = unknown)
   std::string m_compute_ceiling;            // forced compute ceiling ("" = choose)
-  json m_tool = json::object();             // {"ncu": path, "version": ...}
+  profile_tool m_tool;
   std::vector<std::string> m_command;       // the ncu command of one benchmark, for the record
 };
 
