@@ -392,6 +392,8 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   profile::profile_run& run = d.m_run.emplace();
   profile::profiled_benchmark ok;
   ok.m_status = "ok";
+  ok.m_kernels.emplace_back().m_top_stalls.push_back({"long_scoreboard", 2.5});
+  ok.m_kernels.back().m_occupancy_limit_blocks = {{"registers", 8}};
   ok.m_dram_bytes_over_model = 1.5;
   ok.m_roofline_unavailable = "no roof";
   profile::profiled_benchmark with_point = ok;
@@ -408,6 +410,9 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   const json doc = profile::to_json(d);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
   EXPECT_EQ(keys_of({doc["tool"]}), declared({"kernelopt.profile: tool"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][0]["kernels"][0]}), declared({"kernelopt.profile: benchmarks[].kernels[]"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][0]["kernels"][0]["launch"]}),
+            declared({"kernelopt.profile: benchmarks[].kernels[].launch"}));
   EXPECT_EQ(keys_of({doc["ceilings"]}), declared({"kernelopt.profile: ceilings"}));
   std::set<std::string> thresholds = keys_of({doc["thresholds"]});
   ASSERT_EQ(thresholds.count("source"), 1u);

@@ -381,6 +381,39 @@ TEST(Document, ToolThresholdsAndCeilingsAreTyped) {
   EXPECT_EQ(error_of([](json& d) { d["ceilings"] = "h100.json"; }), "profile.json: /ceilings: expected an object");
 }
 
+// Each profiled kernel through its type: read back as written; a field of
+// the wrong type names the file and the JSON pointer.
+TEST(Document, ProfiledKernelsAreTyped) {
+  const json doc =
+      to_json(build_document(softmax_settings(), {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")}));
+  const profile_document typed = profile_document_from_json(json_reader(doc, "profile.json"));
+  ASSERT_TRUE(typed.m_run);
+  ASSERT_FALSE(typed.m_run->m_benchmarks[0].m_kernels.empty());
+  const profiled_kernel& k = typed.m_run->m_benchmarks[0].m_kernels[0];
+  EXPECT_EQ(k.m_name, doc["benchmarks"][0]["kernels"][0]["name"].get<std::string>());
+  EXPECT_EQ(k.m_bottleneck, "memory-bound");
+  EXPECT_EQ(to_json(k), doc["benchmarks"][0]["kernels"][0]);
+  const auto error_of = [&](const std::function<void(json&)>& patch) {
+    json bad = doc;
+    patch(bad["benchmarks"][0]["kernels"][0]);
+    try {
+      (void)profile_document_from_json(json_reader(bad, "profile.json"));
+    } catch (const format_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of([](json& k) { k.erase("bottleneck"); }), "profile.json: /benchmarks/0/kernels/0/bottleneck: missing");
+  EXPECT_EQ(error_of([](json& k) { k["sol_memory_pct"] = "91%"; }),
+            "profile.json: /benchmarks/0/kernels/0/sol_memory_pct: expected a number, got a string");
+  EXPECT_EQ(error_of([](json& k) { k["launch"]["grid"] = json::array({128, 1, 1}); }),
+            "profile.json: /benchmarks/0/kernels/0/launch/grid: expected a string, got an array");
+  EXPECT_EQ(error_of([](json& k) { k["launch"]["occupancy_limit_blocks"]["registers"] = nullptr; }),
+            "profile.json: /benchmarks/0/kernels/0/launch/occupancy_limit_blocks/registers: expected a number, got null");
+  EXPECT_EQ(error_of([](json& k) { k["top_stalls"] = json::array({json::object()}); }),
+            "profile.json: /benchmarks/0/kernels/0/top_stalls/0/reason: missing");
+}
+
 TEST(Document, SingleImplementationCarriesBottleneckAndRoofline) {
   const json doc = to_json(build_document(softmax_settings(),
                                           {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv"),

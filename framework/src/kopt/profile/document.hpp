@@ -23,7 +23,42 @@ namespace kopt::profile {
 
 inline constexpr int k_profile_schema_version = 1;
 
-[[nodiscard]] json kernel_json(const kernel_profile& k);
+// One profiled kernel as the document keeps it: ncu's metrics (null when
+// ncu did not report one), the three largest stalls, its launch, and how it
+// was classified (docs/profiling.md).
+struct profiled_kernel {
+  std::string m_id;
+  std::string m_name;
+  std::optional<double> m_duration_ns;
+  std::optional<double> m_dram_bytes;
+  std::optional<double> m_sol_compute_pct;
+  std::optional<double> m_sol_memory_pct;
+  std::optional<double> m_achieved_occupancy_pct;
+  std::optional<double> m_theoretical_occupancy_pct;
+  std::optional<double> m_tensor_pipe_pct;
+  std::vector<stall> m_top_stalls;
+  // launch:
+  std::string m_grid;   // "(128, 1, 1)"
+  std::string m_block;
+  std::optional<double> m_grid_size;
+  std::optional<double> m_block_size;
+  std::optional<double> m_registers_per_thread;
+  std::optional<double> m_static_smem_bytes;
+  std::optional<double> m_dynamic_smem_bytes;
+  std::optional<double> m_waves_per_sm;
+  std::optional<double> m_sm_count;
+  std::vector<std::pair<std::string, double>> m_occupancy_limit_blocks;  // "registers" -> blocks per SM
+  // classification:
+  std::string m_bottleneck;
+  std::string m_ncu_rule;
+  std::string m_why;
+  std::vector<std::string> m_findings;
+};
+// The kernel ncu measured, classified (bottleneck.hpp).
+[[nodiscard]] profiled_kernel profiled_kernel_of(const kernel_profile& k);
+[[nodiscard]] json to_json(const profiled_kernel& k);
+// Throws format_error naming the file and the field.
+[[nodiscard]] profiled_kernel profiled_kernel_from_json(const json_reader& node);
 
 // One implementation's roofline gap at one shape.
 struct roofline_gap {
@@ -47,7 +82,7 @@ struct profiled_benchmark {
   std::string m_status = "failed";      // ok | failed
   std::optional<std::string> m_error;   // failed: why
   // The rest when ok:
-  json m_kernels = json::array();  // kernel_json of each profiled kernel
+  std::vector<profiled_kernel> m_kernels;
   std::optional<double> m_duration_ns;
   std::optional<double> m_dram_bytes;
   std::string m_bottleneck;
