@@ -25,6 +25,7 @@
 #include "formats/static_result.hpp"
 #include "formats/timing_settings.hpp"
 #include "formats/timing_stats.hpp"
+#include "formats/tolerance.hpp"
 #include "kopt/compare/compare_document.hpp"
 #include "kopt/experience/entry.hpp"
 #include "kopt/inputs/manifest.hpp"
@@ -43,7 +44,7 @@ const std::string k_marker = "<!-- fields: ";
 std::vector<format_table> code_tables() {
   std::vector<format_table> all;
   for (std::vector<format_table> part :
-       {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table()},
+       {ceilings_tables(), bench_tables(), std::vector<format_table>{timing_stats_table(), timing_settings_table(), tolerance_table()},
         correctness_tables(), record_tables(), manifest_tables(), spec_tables(), compare_tables(),
         profile::profile_tables(), experience_tables(), env_tables(), gpu_tables(), clock_tables(), static_tables(),
         perf_baseline_tables(), sweep_point_tables(), selection_tables()}) {
@@ -391,6 +392,8 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   profile::profile_run& run = d.m_run.emplace();
   profile::profiled_benchmark ok;
   ok.m_status = "ok";
+  ok.m_kernels.emplace_back().m_top_stalls.push_back({"long_scoreboard", 2.5});
+  ok.m_kernels.back().m_occupancy_limit_blocks = {{"registers", 8}};
   ok.m_dram_bytes_over_model = 1.5;
   ok.m_roofline_unavailable = "no roof";
   profile::profiled_benchmark with_point = ok;
@@ -401,8 +404,19 @@ TEST(doc_tables, profile_writes_its_declared_fields) {
   run.m_benchmarks = {ok, failed, with_point};
   run.m_impls = {{"v1", profile::impl_profile{"memory-bound", {{"n=1", 0.5, "memory"}}}}};
   run.m_impl = "v1";
+  run.m_tool = {"ncu", "2025.3"};
+  run.m_thresholds = profile::thresholds_in_use();
+  run.m_ceilings = {"ceilings.json", "framework/specs/h100_sxm5.json", "no spec file matched"};
   const json doc = profile::to_json(d);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.profile"}));
+  EXPECT_EQ(keys_of({doc["tool"]}), declared({"kernelopt.profile: tool"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][0]["kernels"][0]}), declared({"kernelopt.profile: benchmarks[].kernels[]"}));
+  EXPECT_EQ(keys_of({doc["benchmarks"][0]["kernels"][0]["launch"]}),
+            declared({"kernelopt.profile: benchmarks[].kernels[].launch"}));
+  EXPECT_EQ(keys_of({doc["ceilings"]}), declared({"kernelopt.profile: ceilings"}));
+  std::set<std::string> thresholds = keys_of({doc["thresholds"]});
+  ASSERT_EQ(thresholds.count("source"), 1u);
+  EXPECT_EQ(thresholds.size(), 5u);  // source and the four named in the table's <name> row
   EXPECT_EQ(keys_of({doc["benchmarks"][0], doc["benchmarks"][1]}), declared({"kernelopt.profile: benchmarks[]"}));
   EXPECT_EQ(keys_of({doc["impls"]["v1"]}), declared({"kernelopt.profile: impls.<name>"}));
   EXPECT_EQ(keys_of({doc["benchmarks"][2]["roofline"]}), declared({"kernelopt.profile: benchmarks[].roofline"}));

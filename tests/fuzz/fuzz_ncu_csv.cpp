@@ -11,7 +11,7 @@ KOPT_FUZZ_TARGET(ncu_csv) {
            kopt::profile::kernels_from_table(kopt::profile::parse_csv(text, "ncu.csv"))) {
         (void)kopt::profile::classify(k);
         (void)kopt::profile::findings(k);
-        (void)kopt::profile::kernel_json(k).dump();
+        (void)kopt::profile::to_json(kopt::profile::profiled_kernel_of(k)).dump();
       }
     });
     kopt::profile::document_settings settings;

@@ -19,7 +19,7 @@ const std::vector<field_doc> k_file_fields = {
     {"skip_reason", "string | null", "why it was skipped"},
     {"seeds", "array", "the declared seeds"},
     {"tolerance", "object | null",
-     "the kernel's TOLERANCE (`rtol`, `atol`, `max_rel_l2`, `source`); `null`: per-dtype defaults"},
+     "the kernel's TOLERANCE (the `tolerance` table); `null`: per-dtype defaults"},
     {"trials", "array", "one per shape x seed"},
     {"note", "string", "only when one process ran several variants"},
 };
@@ -74,23 +74,6 @@ std::optional<double> optional_number(const json_reader& node, const char* key) 
 std::optional<std::string> optional_string(const json_reader& node, const char* key) {
   if (!node.has(key)) return std::nullopt;
   return node.at(key).as_string();
-}
-
-json to_json(const first_mismatch& m) {
-  return {{"flat", m.m_flat},
-          {"index", m.m_index},
-          {"got", number_or_null_if_nonfinite(m.m_got)},
-          {"expected", number_or_null_if_nonfinite(m.m_expected)}};
-}
-
-first_mismatch first_mismatch_from_json(const json_reader& node) {
-  first_mismatch m;
-  m.m_flat = node.at("flat").as_non_negative_integer();
-  const json_reader index = node.at("index");
-  for (std::size_t i = 0; i < index.size(); ++i) m.m_index.push_back(index.at(i).as_integer());
-  m.m_got = optional_number(node, "got");
-  m.m_expected = optional_number(node, "expected");
-  return m;
 }
 
 json to_json(const output_result& o) {
@@ -158,24 +141,24 @@ trial_record trial_from_json(const json_reader& node) {
   return t;
 }
 
-json to_json(const std::optional<declared_tolerance>& t) {
-  if (!t) return nullptr;
-  json j = {{"rtol", t->m_rtol}, {"atol", t->m_atol}, {"source", t->m_source}};
-  if (t->m_max_rel_l2) j["max_rel_l2"] = *t->m_max_rel_l2;
-  return j;
-}
-
-std::optional<declared_tolerance> tolerance_from_json(const json_reader& node) {
-  if (node.is_null()) return std::nullopt;
-  declared_tolerance t;
-  t.m_rtol = node.at("rtol").as_non_negative();
-  t.m_atol = node.at("atol").as_non_negative();
-  t.m_max_rel_l2 = optional_non_negative(node, "max_rel_l2");
-  t.m_source = optional_string(node, "source").value_or("");
-  return t;
-}
-
 }  // namespace
+
+json to_json(const first_mismatch& m) {
+  return {{"flat", m.m_flat},
+          {"index", m.m_index},
+          {"got", number_or_null_if_nonfinite(m.m_got)},
+          {"expected", number_or_null_if_nonfinite(m.m_expected)}};
+}
+
+first_mismatch first_mismatch_from_json(const json_reader& node) {
+  first_mismatch m;
+  m.m_flat = node.at("flat").as_non_negative_integer();
+  const json_reader index = node.at("index");
+  for (std::size_t i = 0; i < index.size(); ++i) m.m_index.push_back(index.at(i).as_integer());
+  m.m_got = optional_number(node, "got");
+  m.m_expected = optional_number(node, "expected");
+  return m;
+}
 
 json to_json(const correctness_result& r) {
   json trials = json::array();

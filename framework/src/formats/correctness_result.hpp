@@ -13,6 +13,7 @@
 #include "core/json_io.hpp"
 #include "formats/field_doc.hpp"
 #include "formats/gpu.hpp"
+#include "formats/tolerance.hpp"
 
 namespace kopt {
 
@@ -26,6 +27,12 @@ struct first_mismatch {
   std::optional<double> m_got;        // null: not finite (NaN, Inf, the poison pattern)
   std::optional<double> m_expected;
 };
+// got / expected written null when not finite. The reader requires an
+// object; throws format_error naming the file and the JSON path. The
+// record's per-shape summary (kopt/inputs/correctness.hpp) reads and writes
+// the same fields.
+[[nodiscard]] json to_json(const first_mismatch& mismatch);
+[[nodiscard]] first_mismatch first_mismatch_from_json(const json_reader& node);
 
 struct output_result {
   std::string m_arg;
@@ -54,14 +61,6 @@ struct trial_record {
   std::vector<output_result> m_outputs;
 };
 
-// The kernel's TOLERANCE as the test ran it (absent: per-dtype defaults).
-struct declared_tolerance {
-  double m_rtol = 0;
-  double m_atol = 0;
-  std::optional<double> m_max_rel_l2;
-  std::string m_source;
-};
-
 struct correctness_result {
   std::string m_kernel;
   std::string m_variant;
@@ -72,7 +71,7 @@ struct correctness_result {
   std::string m_status;  // pass | fail | skipped
   std::optional<std::string> m_skip_reason;
   std::vector<std::int64_t> m_seeds;
-  std::optional<declared_tolerance> m_tolerance;
+  std::optional<declared_tolerance> m_tolerance;  // the kernel's TOLERANCE as the test ran it; nullopt: per-dtype defaults
   std::vector<trial_record> m_trials;
   std::optional<std::string> m_note;  // results of several variants in one process
 };

@@ -1,10 +1,12 @@
 // The versioned --json documents of kopt gate, compare, record, mask and
-// baseline (docs/formats.md, "JSON output of the commands"); optimize's and
+// baseline (docs/formats.md, "JSON output of the commands"), and the types
+// of gate's, perf's and optimize's (kopt/cli/json_output.hpp); optimize's and
 // perf's are in test_optimize.cpp, overlap's in run/test_gpu_schedule.cpp,
 // status's, recommend's and experience's beside their code's tests.
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "test_support.hpp"
 
 namespace kopt::test {
@@ -67,6 +69,53 @@ TEST(json_output, record_mask_and_baseline) {
   EXPECT_EQ(b["outcome"], "skipped");
   EXPECT_EQ(b["exit_code"], 77);
   EXPECT_NE(b["reason"].get<std::string>().find("no accepted record"), std::string::npos) << b.dump();
+}
+
+// The typed documents (kopt/cli/json_output.hpp) a run fills in as it goes:
+// every key in the documented order; what the run did not reach is null.
+std::vector<std::string> keys_of(const json& doc) {
+  std::vector<std::string> keys;
+  for (const auto& item : doc.items()) keys.push_back(item.key());
+  return keys;
+}
+
+TEST(json_output, perf_and_optimize_documents_before_and_after_the_run) {
+  cli::perf_output perf;
+  perf.m_outcome = "skipped";
+  perf.m_exit_code = 77;
+  json doc = to_json(perf);
+  EXPECT_EQ(keys_of(doc), (std::vector<std::string>{"schema_version", "kind", "kernel", "best", "reason", "compare",
+                                                    "targets", "outcome", "exit_code"}));
+  EXPECT_EQ(doc["kind"], "kernelopt.perf");
+  EXPECT_TRUE(doc["kernel"].is_null() && doc["best"].is_null() && doc["compare"].is_null());
+  EXPECT_EQ(doc["targets"], json::array());
+  perf.m_kernel = "softmax";
+  perf.m_targets.push_back({"gbps >= 1", "unmet", "met", true});
+  doc = to_json(perf);
+  EXPECT_EQ(doc["kernel"], "softmax");
+  EXPECT_EQ(doc["targets"][0].dump(), R"({"target":"gbps >= 1","status":"unmet","recorded":"met","lost":true})");
+
+  cli::optimize_output optimize;
+  optimize.m_kernel = "softmax";
+  optimize.m_outcome = "nothing_left";
+  doc = to_json(optimize);
+  EXPECT_EQ(keys_of(doc), (std::vector<std::string>{"schema_version", "kind", "kernel", "variant", "outcome",
+                                                    "decision", "record", "skipped", "failure", "gate", "exit_code"}));
+  EXPECT_EQ(doc["kind"], "kernelopt.optimize");
+  EXPECT_TRUE(doc["variant"].is_null() && doc["failure"].is_null() && doc["gate"].is_null());
+  optimize.m_failure = run_failure{"benchmark", "signal 11"};
+  EXPECT_EQ(to_json(optimize)["failure"].dump(), R"({"step":"benchmark","cause":"signal 11"})");
+
+  cli::gate_output gate;
+  gate.m_kernel = "softmax";
+  gate.m_variant = "v1";
+  gate.m_decision = "ACCEPT";
+  gate.m_recorded_decision = "REJECT";
+  doc = to_json(gate);
+  EXPECT_EQ(keys_of(doc), (std::vector<std::string>{"schema_version", "kind", "kernel", "variant", "decision",
+                                                    "recorded_decision", "notes", "gate"}));
+  EXPECT_EQ(doc["recorded_decision"], "REJECT");
+  EXPECT_TRUE(doc["gate"].contains("checks"));
 }
 
 }  // namespace

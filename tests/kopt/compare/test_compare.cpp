@@ -135,8 +135,26 @@ TEST_F(compare_cli, bad_arguments_and_inputs) {
   EXPECT_EQ(format.m_code, 2);
   const run_result neither = run_kopt({"compare", c.path("env.json").string(), bench("perf.same")});
   EXPECT_EQ(neither.m_code, 2);
-  EXPECT_NE(neither.m_err.find("env.json: /: neither a benchmark JSON file"), std::string::npos)
+  // A declared kind decides how a file is read; one compare does not read
+  // is an error naming the file and the field.
+  EXPECT_NE(neither.m_err.find("env.json: /kind: \"kernelopt.env\" is not what kopt compare reads: a "
+                               "kernelopt.record, KernelOpt's benchmark JSON (kopt.kind kernelopt.bench), or "
+                               "plain Google Benchmark or NVBench JSON (no kind)"),
+            std::string::npos)
       << neither.m_err;
+  json bench_doc = json::parse(read_text(bench("perf.same")));
+  bench_doc["kopt"]["kind"] = "kernelopt.profile";
+  write_text(c.path("bench/other_kind.json"), bench_doc.dump());
+  const run_result other = run_kopt({"compare", bench("other_kind"), bench("perf.same")});
+  EXPECT_EQ(other.m_code, 2);
+  EXPECT_NE(other.m_err.find(bench("other_kind") + ": /kopt/kind: \"kernelopt.profile\" is not what kopt compare reads"),
+            std::string::npos)
+      << other.m_err;
+  write_text(c.path("no_kind.json"), R"({"context": {}})");
+  const run_result no_kind = run_kopt({"compare", c.path("no_kind.json").string(), bench("perf.same")});
+  EXPECT_EQ(no_kind.m_code, 2);
+  EXPECT_NE(no_kind.m_err.find("no_kind.json: /: neither a benchmark JSON file"), std::string::npos) << no_kind.m_err;
+
   const run_result disjoint = run_kopt({"compare", bench("perf.same"), bench("bench.v0")});
   EXPECT_EQ(disjoint.m_code, 2);
   EXPECT_NE(disjoint.m_err.find("rows match by impl and shape"), std::string::npos) << disjoint.m_err;

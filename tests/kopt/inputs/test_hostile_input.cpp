@@ -6,6 +6,7 @@
 #include "core/expr.hpp"
 #include "core/json_io.hpp"
 #include "kopt/inputs/bench.hpp"
+#include "kopt/inputs/correctness.hpp"
 #include "formats/ceilings.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "test_support.hpp"
@@ -155,6 +156,41 @@ TEST(hostile_input, manifest_tolerance_seeds_and_timing_are_checked) {
   write_text(c.manifest(), doc.dump());
   EXPECT_EQ(message_of([&] { (void)read_manifest(c.manifest()); }),
             c.manifest() + ": /timing/min_samples: must be an integer >= 1, got 0");
+}
+
+// A record's per-shape first_mismatch (kopt/inputs/correctness.hpp): the
+// correctness result's fields, then seed and arg, each checked on read.
+TEST(hostile_input, record_first_mismatch_fields_are_checked) {
+  correctness_summary summary;
+  summary.m_status = "fail";
+  shape_correctness shape;
+  shape.m_shape = "n=8";
+  shape.m_status = "fail";
+  shape.m_seeds_failed = {2};
+  shape.m_first_mismatch = shape_first_mismatch{first_mismatch{5, {0, 5}, 1.5, 0.25}, 2, "y"};
+  summary.m_shapes.push_back(shape);
+  const json good = to_json(summary);
+  EXPECT_EQ(good["shapes"][0]["first_mismatch"].dump(),
+            R"({"flat":5,"index":[0,5],"got":1.5,"expected":0.25,"seed":2,"arg":"y"})");
+  const correctness_summary back = correctness_from_json(json_reader(good, "v1.json", "/correctness"));
+  ASSERT_TRUE(back.m_shapes[0].m_first_mismatch);
+  EXPECT_EQ(back.m_shapes[0].m_first_mismatch->m_element.m_index, (std::vector<std::int64_t>{0, 5}));
+  EXPECT_EQ(back.m_shapes[0].m_first_mismatch->m_seed, 2);
+  EXPECT_EQ(back.m_shapes[0].m_first_mismatch->m_arg, "y");
+  const auto error_with = [&](const std::function<void(json&)>& patch) {
+    json doc = good;
+    patch(doc["shapes"][0]["first_mismatch"]);
+    return message_of([&] { (void)correctness_from_json(json_reader(doc, "v1.json", "/correctness")); });
+  };
+  EXPECT_EQ(error_with([](json& m) { m = 3; }),
+            "v1.json: /correctness/shapes/0/first_mismatch: expected an object, got a number");
+  EXPECT_EQ(error_with([](json& m) { m["seed"] = -1; }),
+            "v1.json: /correctness/shapes/0/first_mismatch/seed: must be an integer >= 0, got -1");
+  EXPECT_EQ(error_with([](json& m) { m.erase("arg"); }), "v1.json: /correctness/shapes/0/first_mismatch/arg: missing");
+  EXPECT_EQ(error_with([](json& m) { m["index"] = "0,5"; }),
+            "v1.json: /correctness/shapes/0/first_mismatch/index: expected an array, got a string");
+  EXPECT_EQ(error_with([](json& m) { m["got"] = "x"; }),
+            "v1.json: /correctness/shapes/0/first_mismatch/got: expected a number, got a string");
 }
 
 TEST(hostile_input, error_messages_shorten_what_they_quote) {

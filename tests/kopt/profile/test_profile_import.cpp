@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "kopt/profile/document.hpp"
@@ -342,6 +343,75 @@ TEST(Document, RooflinePointIsTyped) {
   } catch (const format_error& e) {
     EXPECT_EQ(std::string(e.what()), "profile.json: /benchmarks/0/roofline/bandwidth_ceiling: missing");
   }
+}
+
+// tool, thresholds and ceilings through their types: read back as written
+// (thresholds of an older document by their own names), and a member of
+// the wrong type is an error naming the file and the field.
+TEST(Document, ToolThresholdsAndCeilingsAreTyped) {
+  const json doc =
+      to_json(build_document(softmax_settings(), {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")}));
+  const profile_document typed = profile_document_from_json(json_reader(doc, "profile.json"));
+  ASSERT_TRUE(typed.m_run);
+  EXPECT_EQ(typed.m_run->m_thresholds.m_values.size(), 4u);
+  EXPECT_EQ(typed.m_run->m_thresholds.m_values[0], (std::pair<std::string, double>{"latency_below_pct", 60}));
+  ASSERT_TRUE(typed.m_run->m_ceilings.m_spec_file);
+  EXPECT_FALSE(typed.m_run->m_ceilings.m_ceilings_file);
+  json older = doc;
+  older["thresholds"] = json::parse(R"({"low_pct": 60, "high_pct": 80, "margin_pct": 10})");
+  EXPECT_EQ(to_json(profile_document_from_json(json_reader(older, "profile.json")))["thresholds"], older["thresholds"]);
+  const auto error_of = [&](const std::function<void(json&)>& patch) {
+    json bad = doc;
+    patch(bad);
+    try {
+      (void)profile_document_from_json(json_reader(bad, "profile.json"));
+    } catch (const format_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of([](json& d) { d["tool"].erase("version"); }), "profile.json: /tool/version: missing");
+  EXPECT_EQ(error_of([](json& d) { d["tool"]["ncu"] = 1; }), "profile.json: /tool/ncu: expected a string, got a number");
+  EXPECT_EQ(error_of([](json& d) { d["thresholds"]["latency_below_pct"] = "60"; }),
+            "profile.json: /thresholds/latency_below_pct: expected a number, got a string");
+  EXPECT_EQ(error_of([](json& d) { d["thresholds"] = json::array(); }),
+            "profile.json: /thresholds: expected an object (source, then each threshold by name)");
+  EXPECT_EQ(error_of([](json& d) { d["ceilings"]["spec_file"] = true; }),
+            "profile.json: /ceilings/spec_file: expected a string, got a boolean");
+  EXPECT_EQ(error_of([](json& d) { d["ceilings"] = "h100.json"; }), "profile.json: /ceilings: expected an object");
+}
+
+// Each profiled kernel through its type: read back as written; a field of
+// the wrong type names the file and the JSON pointer.
+TEST(Document, ProfiledKernelsAreTyped) {
+  const json doc =
+      to_json(build_document(softmax_settings(), {input("v1", "rows=8192,cols=8192", "softmax_v1_memory_bound.csv")}));
+  const profile_document typed = profile_document_from_json(json_reader(doc, "profile.json"));
+  ASSERT_TRUE(typed.m_run);
+  ASSERT_FALSE(typed.m_run->m_benchmarks[0].m_kernels.empty());
+  const profiled_kernel& k = typed.m_run->m_benchmarks[0].m_kernels[0];
+  EXPECT_EQ(k.m_name, doc["benchmarks"][0]["kernels"][0]["name"].get<std::string>());
+  EXPECT_EQ(k.m_bottleneck, "memory-bound");
+  EXPECT_EQ(to_json(k), doc["benchmarks"][0]["kernels"][0]);
+  const auto error_of = [&](const std::function<void(json&)>& patch) {
+    json bad = doc;
+    patch(bad["benchmarks"][0]["kernels"][0]);
+    try {
+      (void)profile_document_from_json(json_reader(bad, "profile.json"));
+    } catch (const format_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of([](json& k) { k.erase("bottleneck"); }), "profile.json: /benchmarks/0/kernels/0/bottleneck: missing");
+  EXPECT_EQ(error_of([](json& k) { k["sol_memory_pct"] = "91%"; }),
+            "profile.json: /benchmarks/0/kernels/0/sol_memory_pct: expected a number, got a string");
+  EXPECT_EQ(error_of([](json& k) { k["launch"]["grid"] = json::array({128, 1, 1}); }),
+            "profile.json: /benchmarks/0/kernels/0/launch/grid: expected a string, got an array");
+  EXPECT_EQ(error_of([](json& k) { k["launch"]["occupancy_limit_blocks"]["registers"] = nullptr; }),
+            "profile.json: /benchmarks/0/kernels/0/launch/occupancy_limit_blocks/registers: expected a number, got null");
+  EXPECT_EQ(error_of([](json& k) { k["top_stalls"] = json::array({json::object()}); }),
+            "profile.json: /benchmarks/0/kernels/0/top_stalls/0/reason: missing");
 }
 
 TEST(Document, SingleImplementationCarriesBottleneckAndRoofline) {

@@ -74,7 +74,9 @@ TEST_F(record_flow, incorrect_variant_is_rejected_with_the_failing_trial) {
       has_reason(v2, "incorrect: rows=8192,cols=8192: seed 2: output 'y': 12 mismatches, max_abs 0.031"));
   const shape_correctness& bad = v2.m_correctness.m_shapes[1];
   EXPECT_EQ(bad.m_seeds_failed, std::vector<std::int64_t>{2});
-  EXPECT_EQ(bad.m_first_mismatch["seed"], 2);
+  ASSERT_TRUE(bad.m_first_mismatch);
+  EXPECT_EQ(bad.m_first_mismatch->m_seed, 2);
+  EXPECT_EQ(bad.m_first_mismatch->m_arg, "y");
 }
 
 TEST_F(record_flow, small_gain_and_vague_hypothesis_are_rejected_and_stagnation_noticed) {

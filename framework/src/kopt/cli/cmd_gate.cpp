@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/records/record_store.hpp"
 
@@ -29,17 +30,9 @@ int cmd_gate(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const gate_result gate =
       evaluate_gate(m, *candidate, records, hash_current_sources(m, candidate->m_variant));
   if (args.has("--json")) {
-    // kernelopt.gate: the decision now, the one stored, every rule (docs/formats.md).
-    out << json{{"schema_version", 1},
-                {"kind", "kernelopt.gate"},
-                {"kernel", m.m_kernel},
-                {"variant", candidate->m_variant},
-                {"decision", gate.m_decision},
-                {"recorded_decision", candidate->m_gate.m_decision},
-                {"notes", uncounted_notes(m, records)},
-                {"gate", to_json(gate)}}
-               .dump(2)
-        << "\n";
+    const gate_output output{m.m_kernel,           candidate->m_variant, gate.m_decision, candidate->m_gate.m_decision,
+                             uncounted_notes(m, records), gate};
+    out << to_json(output).dump(2) << "\n";
     return gate.accepted() ? k_exit_ok : k_exit_fail;
   }
   out << render_gate_text(m.m_kernel, candidate->m_variant, gate);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/cli/parser.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
@@ -146,9 +147,9 @@ void run_ablation_step(const manifest& m, const variant_decl& decl, const record
 }  // namespace
 
 // `doc` collects the kernelopt.optimize document (--json) as the run goes.
-int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
+int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, optimize_output& doc) {
   const manifest m = read_manifest_of(args);
-  doc["kernel"] = m.m_kernel;
+  doc.m_kernel = m.m_kernel;
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "optimize", err);  // before choosing: one decision at a time
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
@@ -156,9 +157,9 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
   // As the optimize-<k> build target, a decision (REJECT) or a skip (no
   // GPU) is the iteration's outcome, printed and recorded, not a build error.
   const bool as_target = args.has("--build-target");
-  doc["variant"] = variant.empty() ? json(nullptr) : json(variant);
+  if (!variant.empty()) doc.m_variant = variant;
   if (variant.empty()) {
-    doc["outcome"] = "nothing_left";
+    doc.m_outcome = "nothing_left";
     const std::filesystem::path report_dir = m.kernel_records_dir() / "report";
     out << "nothing to optimize: every declared variant of " << m.m_kernel
         << " has a record; declare the next one (kernel_opt_add_variant)\n";
@@ -256,10 +257,10 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
     out << render_gate_text(m.m_kernel, variant, r.m_gate);
     record_experience(m, variant, out);
     if (args.has("--ablate")) run_ablation_step(m, decl, r, quick, out);
-    doc["record"] = m.record_path(variant).string();
-    doc["decision"] = r.m_gate.m_decision;
-    doc["outcome"] = r.m_gate.m_decision;
-    doc["gate"] = to_json(r.m_gate);
+    doc.m_record = m.record_path(variant).string();
+    doc.m_decision = r.m_gate.m_decision;
+    doc.m_outcome = r.m_gate.m_decision;
+    doc.m_gate = r.m_gate;
     status = r.m_gate.accepted() ? k_exit_ok : k_exit_fail;
   }
 
@@ -267,11 +268,11 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
   step(out, 8, "report -> " + report_dir.string());
   write_report(m, report_dir, "");
 
-  if (failure) doc["failure"] = {{"step", failure->m_step}, {"cause", failure->m_cause}};
+  doc.m_failure = failure;
   if (failure) return as_target ? k_exit_ok : k_exit_fail;
   if (!skipped.empty()) {
-    doc["outcome"] = "skipped";
-    doc["skipped"] = skipped;
+    doc.m_outcome = "skipped";
+    doc.m_skipped = skipped;
     out << "SKIPPED: " << join(skipped, "; ") << "\nno record written for " << variant
         << "; run again where a GPU is visible\n";
     return as_target ? k_exit_ok : k_exit_skipped;
@@ -280,13 +281,11 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, js
 }
 
 int cmd_optimize(const arguments& args, std::ostream& out, std::ostream& err) {
-  json doc = {{"schema_version", 1}, {"kind", "kernelopt.optimize"}, {"kernel", nullptr}, {"variant", nullptr},
-              {"outcome", nullptr}, {"decision", nullptr}, {"record", nullptr}, {"skipped", json::array()},
-              {"failure", nullptr}, {"gate", nullptr}};
+  optimize_output doc;
   if (!args.has("--json")) return run_optimize(args, out, err, doc);
   const int code = run_optimize(args, err, err, doc);  // progress on stderr, the document on stdout
-  doc["exit_code"] = code;
-  out << doc.dump(2) << "\n";
+  doc.m_exit_code = code;
+  out << to_json(doc).dump(2) << "\n";
   return code;
 }
 

@@ -8,6 +8,7 @@
 #include "core/expr.hpp"
 #include "kopt/decide/assemble.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "core/format.hpp"
 #include "kopt/run/harness_run.hpp"
 #include "kopt/records/record_store.hpp"
@@ -56,14 +57,14 @@ std::string uuid_of(const std::optional<gpu_info>& gpu) { return gpu ? gpu->uuid
 }  // namespace
 
 // `doc` collects the kernelopt.perf document (--json) as the run goes.
-int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
+int run_perf(const arguments& args, std::ostream& out, std::ostream& err, perf_output& doc) {
   const std::string missing = args.optional_value("--missing").value_or("skip");
   if (missing != "skip" && missing != "fail")
     throw usage_error("--missing must be skip or fail, got '" + shorten(missing) + "'");
   // The gate did not run: a skip (exit 77) by default; with --missing fail
   // (KernelOpt_PERF_MISSING=fail, for GPU runners) a failure.
   auto not_run = [&](const std::string& why) {
-    doc["reason"] = why;
+    doc.m_reason = why;
     if (missing == "fail") {
       out << "FAIL: the perf gate did not run (--missing fail): " << why << "\n";
       return k_exit_fail;
@@ -72,11 +73,11 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
     return k_exit_skipped;
   };
   const manifest m = read_manifest(args.value("--manifest"));
-  doc["kernel"] = m.m_kernel;
+  doc.m_kernel = m.m_kernel;
   const record_set records = load_records(m);
   const record* best = records.best();
   for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
-  if (best != nullptr) doc["best"] = best->m_variant;
+  if (best != nullptr) doc.m_best = best->m_variant;
   if (best == nullptr) {
     return not_run("no accepted record of " + m.m_kernel + " yet (" + m.kernel_records_dir().string() +
                    "): nothing to guard");
@@ -154,8 +155,7 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
                              (args.has("--quick") ? ": run without --quick" : ""));
   }
   out << render_compare_markdown(result, reference.m_source, "this run");
-  doc["compare"] = to_json(compare_document{reference.m_source, "this run", k_noise_sigmas, result});
-  doc["targets"] = json::array();
+  doc.m_compare = compare_document{reference.m_source, "this run", k_noise_sigmas, result};
 
   bool target_lost = false;
   const std::vector<target_result> before = evaluate_targets(m.m_targets, best->m_timing, best->m_ceilings);
@@ -165,8 +165,7 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
     // evaluate (a quick run, an implementation not timed) is reported.
     const bool lost = before[i].m_status == "met" && after[i].m_status == "unmet";
     target_lost = target_lost || lost;
-    doc["targets"].push_back({{"target", after[i].m_target}, {"status", after[i].m_status},
-                              {"recorded", before[i].m_status}, {"lost", lost}});
+    doc.m_targets.push_back({after[i].m_target, after[i].m_status, before[i].m_status, lost});
     out << "target " << after[i].m_target << ": " << after[i].m_status << " (record: " << before[i].m_status
         << ")" << (lost ? "  <- no longer holds" : "") << "\n";
     for (const std::string& detail : after[i].m_details) out << "    " << detail << "\n";
@@ -182,13 +181,12 @@ int run_perf(const arguments& args, std::ostream& out, std::ostream& err, json& 
 }
 
 int cmd_perf(const arguments& args, std::ostream& out, std::ostream& err) {
-  json doc = {{"schema_version", 1}, {"kind", "kernelopt.perf"}, {"kernel", nullptr}, {"best", nullptr},
-              {"reason", nullptr}, {"compare", nullptr}, {"targets", json::array()}};
+  perf_output doc;
   if (!args.has("--json")) return run_perf(args, out, err, doc);
   const int code = run_perf(args, err, err, doc);  // progress on stderr, the document on stdout
-  doc["outcome"] = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
-  doc["exit_code"] = code;
-  out << doc.dump(2) << "\n";
+  doc.m_outcome = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
+  doc.m_exit_code = code;
+  out << to_json(doc).dump(2) << "\n";
   return code;
 }
 

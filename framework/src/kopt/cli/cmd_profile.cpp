@@ -93,7 +93,7 @@ int cmd_profile_import(const arguments& args, std::ostream& out, std::ostream& /
     in.m_csv = read_text(file);
     inputs.push_back(std::move(in));
   }
-  settings.m_tool = {{"ncu", "imported"}, {"version", "unknown"}};
+  settings.m_tool = {"imported", "unknown"};
   const profile::profile_document doc = profile::build_document(settings, inputs);
   profile::print_summary(doc, out);
   profile::write_documents(args.value("--out"), doc, out);

@@ -92,8 +92,10 @@ struct compare_result {
                                               const std::vector<timing_point>& next, double threshold,
                                               std::optional<double> geomean_band = std::nullopt);
 
-// A kernelopt.record, KernelOpt's benchmark JSON, plain Google Benchmark
-// JSON (inputs/gbench.hpp) or NVBench JSON (inputs/nvbench.hpp); rows that
+// A kernelopt.record (its `kind`), KernelOpt's benchmark JSON (its
+// `kopt.kind`), or, declaring no kind, plain Google Benchmark JSON
+// (inputs/gbench.hpp) or NVBench JSON (inputs/nvbench.hpp); another
+// declared kind is a format_error naming the file and the field. Rows that
 // failed or were skipped are left out; repetitions are merged
 // (merge_repetitions). A folder: every *.json in it, each file one
 // repetition of its rows (several processes of one build). Throws format_error.

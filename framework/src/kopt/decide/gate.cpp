@@ -53,12 +53,13 @@ gate_check check_parent(const manifest& m, const record& c, int index, bool root
 }
 
 std::vector<std::string> setting_differences(const std::vector<std::string>& shapes,
-                                             const std::vector<std::int64_t>& seeds, const json& tolerance,
+                                             const std::vector<std::int64_t>& seeds,
+                                             const std::optional<declared_tolerance>& tolerance,
                                              const timing_settings& timing, const record& c) {
   std::vector<std::string> diffs;
   if (c.m_shapes != shapes) diffs.push_back("shapes");
   if (c.m_seeds != seeds) diffs.push_back("seeds");
-  if (!same_json_value(c.m_tolerance, tolerance)) diffs.push_back("tolerance");
+  if (c.m_tolerance != tolerance) diffs.push_back("tolerance");
   if (!c.m_timing_settings.same_as(timing)) diffs.push_back("timing settings");
   return diffs;
 }

@@ -4,7 +4,6 @@
 #include <map>
 
 #include "core/format.hpp"
-#include "formats/correctness_result.hpp"
 
 namespace kopt {
 namespace {
@@ -51,14 +50,8 @@ trial_view read_trial(const trial_record& trial, const json_reader& where, shape
     if (!out.m_passed && out.m_mismatches == 0 && out.m_canary == "intact") {
       problems.push_back("output '" + out.m_arg + "': failed (rel_l2 " + format_number(out.m_rel_l2) + ")");
     }
-    if (!problems.empty() && shape.m_first_mismatch.is_null() && out.m_first_mismatch) {
-      const first_mismatch& m = *out.m_first_mismatch;
-      shape.m_first_mismatch = {{"flat", m.m_flat},
-                                {"index", m.m_index},
-                                {"got", number_or_null(m.m_got)},
-                                {"expected", number_or_null(m.m_expected)},
-                                {"seed", view.m_seed},
-                                {"arg", out.m_arg}};
+    if (!problems.empty() && !shape.m_first_mismatch && out.m_first_mismatch) {
+      shape.m_first_mismatch = shape_first_mismatch{*out.m_first_mismatch, view.m_seed, out.m_arg};
     }
   }
   if (trial.m_status == "pass" && problems.empty()) {
@@ -84,6 +77,20 @@ shape_correctness& shape_entry(std::vector<shape_correctness>& shapes, const std
 std::optional<double> optional_number(const json_reader& node, const std::string& key) {
   if (!node.has(key)) return std::nullopt;
   return node.at(key).as_non_negative();
+}
+
+json to_json(const std::optional<shape_first_mismatch>& m) {
+  if (!m) return nullptr;
+  json j = to_json(m->m_element);
+  j["seed"] = m->m_seed;
+  j["arg"] = m->m_arg;
+  return j;
+}
+
+std::optional<shape_first_mismatch> shape_first_mismatch_from_json(const json_reader& node) {
+  if (node.is_null()) return std::nullopt;
+  return shape_first_mismatch{first_mismatch_from_json(node), node.at("seed").as_non_negative_integer(),
+                              node.at("arg").as_string()};
 }
 
 std::vector<std::int64_t> integers(const json_reader& node) {
@@ -189,7 +196,7 @@ json to_json(const correctness_summary& summary) {
                       {"nonfinite", s.m_nonfinite},
                       {"unwritten", s.m_unwritten},
                       {"errors", s.m_errors},
-                      {"first_mismatch", s.m_first_mismatch}});
+                      {"first_mismatch", to_json(s.m_first_mismatch)}});
   }
   return {{"status", summary.m_status},
           {"skip_reason", summary.m_skip_reason.empty() ? json(nullptr) : json(summary.m_skip_reason)},
@@ -222,7 +229,7 @@ correctness_summary correctness_from_json(const json_reader& node) {
     shape.m_unwritten = s.at("unwritten").as_non_negative_integer();
     const json_reader errors = s.at("errors");
     for (std::size_t e = 0; e < errors.size(); ++e) shape.m_errors.push_back(errors.at(e).as_string());
-    shape.m_first_mismatch = s.at("first_mismatch").raw();
+    shape.m_first_mismatch = shape_first_mismatch_from_json(s.at("first_mismatch"));
     summary.m_shapes.push_back(std::move(shape));
   }
   return summary;

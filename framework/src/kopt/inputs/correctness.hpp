@@ -10,9 +10,19 @@
 #include <vector>
 
 #include "core/json_io.hpp"
+#include "formats/correctness_result.hpp"
 #include "kopt/inputs/manifest.hpp"
 
 namespace kopt {
+
+// The first failing trial's first_mismatch (formats/correctness_result.hpp),
+// with that trial's seed and the output it is in: in a record,
+// {flat, index, got, expected, seed, arg}.
+struct shape_first_mismatch {
+  first_mismatch m_element;
+  std::int64_t m_seed = 0;
+  std::string m_arg;
+};
 
 struct shape_correctness {
   std::string m_shape;
@@ -28,7 +38,7 @@ struct shape_correctness {
   std::int64_t m_nonfinite = 0;
   std::int64_t m_unwritten = 0;
   std::vector<std::string> m_errors;  // one line per failing trial: "seed 2: ..."
-  json m_first_mismatch;              // null, or the first failing trial's, with its seed
+  std::optional<shape_first_mismatch> m_first_mismatch;  // nullopt: no failing trial has one
 };
 
 struct correctness_summary {

@@ -31,7 +31,7 @@ const std::vector<field_doc> k_manifest_fields = {
     {"shapes", "array", "SHAPES, as declared (`rows=4096,cols=4096`)"},
     {"quick_shapes", "array", "QUICK_SHAPES, likewise"},
     {"seeds", "array", "the correctness trials' seeds (integers >= 0)"},
-    {"tolerance", "object | null", "TOLERANCE: `rtol`, `atol`, `max_rel_l2` (or null), `source`; null: per-dtype defaults"},
+    {"tolerance", "object | null", "TOLERANCE (the `tolerance` table); null: per-dtype defaults"},
     {"flops", "string", "the FLOPS expression, \"\" when not declared"},
     {"bytes", "string", "the BYTES expression, likewise"},
     {"targets", "array", "TARGETS, as declared"},
@@ -220,15 +220,6 @@ family_decl read_family(const json_reader& node) {
 
 }  // namespace
 
-json tolerance_from_json(const json_reader& node) {
-  if (node.is_null()) return nullptr;
-  if (!node.raw().is_object()) node.fail("expected an object {rtol, atol, ...} or null");
-  for (const char* key : {"rtol", "atol", "max_rel_l2"}) {
-    if (node.has(key)) (void)node.at(key).as_non_negative();
-  }
-  return node.raw();
-}
-
 std::vector<std::string> manifest::input_dtypes() const {
   std::vector<std::string> dtypes;
   for (const arg_decl& a : m_args) {
@@ -398,7 +389,7 @@ json to_json(const manifest& m) {
               {"shapes", m.m_shapes},
               {"quick_shapes", m.m_quick_shapes},
               {"seeds", m.m_seeds},
-              {"tolerance", m.m_tolerance},
+              {"tolerance", to_json(m.m_tolerance)},
               {"flops", m.m_flops},
               {"bytes", m.m_bytes},
               {"targets", m.m_targets},

@@ -14,14 +14,11 @@
 #include "core/json_io.hpp"
 #include "formats/field_doc.hpp"
 #include "formats/timing_settings.hpp"
+#include "formats/tolerance.hpp"
 
 namespace kopt {
 
 inline constexpr int k_manifest_schema_version = 1;
-
-// A declared tolerance: null, or an object whose rtol / atol / max_rel_l2
-// (when present) are finite and >= 0; throws format_error naming the field.
-[[nodiscard]] json tolerance_from_json(const json_reader& node);
 
 // A tensor argument as declared (ARGS): its direction (in | out | inout),
 // dtype and shape axes.
@@ -119,7 +116,7 @@ struct manifest {
   std::vector<std::string> m_shapes;
   std::vector<std::string> m_quick_shapes;
   std::vector<std::int64_t> m_seeds;
-  json m_tolerance;  // as declared (null: per-dtype defaults)
+  std::optional<declared_tolerance> m_tolerance;  // as declared (nullopt: per-dtype defaults)
   std::string m_flops;
   std::string m_bytes;
   std::vector<std::string> m_targets;

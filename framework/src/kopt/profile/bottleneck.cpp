@@ -7,15 +7,34 @@
 
 namespace kopt::profile {
 
-json thresholds_json() {
-  return {{"source",
-           "Nsight Compute rule SOLBottleneck (section SpeedOfLight), file SOLBottleneck.py in the sections/ "
-           "folder of the Nsight Compute installation: balanced_threshold = 10, latency_bound_threshold = 60, "
-           "no_bound_threshold = 80, waves_threshold = 1"},
-          {"latency_below_pct", sol_thresholds::k_latency_below_pct},
-          {"high_throughput_at_pct", sol_thresholds::k_high_throughput_pct},
-          {"balanced_within_pct", sol_thresholds::k_balanced_within_pct},
-          {"small_grid_waves_below", sol_thresholds::k_small_grid_waves_below}};
+profile_thresholds thresholds_in_use() {
+  return {"Nsight Compute rule SOLBottleneck (section SpeedOfLight), file SOLBottleneck.py in the sections/ "
+          "folder of the Nsight Compute installation: balanced_threshold = 10, latency_bound_threshold = 60, "
+          "no_bound_threshold = 80, waves_threshold = 1",
+          {{"latency_below_pct", sol_thresholds::k_latency_below_pct},
+           {"high_throughput_at_pct", sol_thresholds::k_high_throughput_pct},
+           {"balanced_within_pct", sol_thresholds::k_balanced_within_pct},
+           {"small_grid_waves_below", sol_thresholds::k_small_grid_waves_below}}};
+}
+
+json to_json(const profile_thresholds& t) {
+  json j = json::object();
+  if (t.m_source) j["source"] = *t.m_source;
+  for (const auto& [name, value] : t.m_values) j[name] = value;
+  return j;
+}
+
+profile_thresholds thresholds_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object (source, then each threshold by name)");
+  profile_thresholds t;
+  for (const auto& item : node.raw().items()) {
+    if (item.key() == "source") {
+      t.m_source = node.at("source").as_string();
+    } else {
+      t.m_values.emplace_back(item.key(), node.at(item.key()).as_number());
+    }
+  }
+  return t;
 }
 
 classification classify(const kernel_profile& k) {

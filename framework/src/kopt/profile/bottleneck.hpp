@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json_io.hpp"
@@ -24,7 +25,19 @@ struct sol_thresholds {
   static constexpr double k_balanced_within_pct = 10;
   static constexpr double k_small_grid_waves_below = 1;
 };
-[[nodiscard]] json thresholds_json();
+// The thresholds a profile was classified with, as its document records
+// them: where they come from, then each by name (latency_below_pct, ...).
+// A profile written by an older KernelOpt names other ones; they are read
+// as written.
+struct profile_thresholds {
+  std::optional<std::string> m_source;
+  std::vector<std::pair<std::string, double>> m_values;
+};
+[[nodiscard]] profile_thresholds thresholds_in_use();  // sol_thresholds, with their source
+[[nodiscard]] json to_json(const profile_thresholds& thresholds);
+// An object: `source` a string (optional), every other member a number.
+// Throws format_error naming the file and the field.
+[[nodiscard]] profile_thresholds thresholds_from_json(const json_reader& node);
 
 struct classification {
   // "latency-bound", "small-grid", "compute-bound", "memory-bound", "balanced",

@@ -117,7 +117,7 @@ profile_document capture(const manifest& m, const capture_request& request, docu
   }
   const std::filesystem::path work = request.m_work_dir;
   std::filesystem::create_directories(work);
-  settings.m_tool = {{"ncu", ncu}, {"version", ncu_version(ncu)}};
+  settings.m_tool = {ncu, ncu_version(ncu)};
   const std::string metrics = request.m_metrics.empty() ? std::string(k_default_metrics) : request.m_metrics;
 
   std::vector<benchmark_input> inputs;

@@ -10,41 +10,6 @@
 
 namespace kopt::profile {
 
-json kernel_json(const kernel_profile& k) {
-  const classification c = classify(k);
-  json stalls = json::array();
-  for (std::size_t i = 0; i < k.m_stalls.size() && i < 3; ++i) {
-    stalls.push_back({{"reason", k.m_stalls[i].m_reason}, {"cycles_per_issue", k.m_stalls[i].m_cycles_per_issue}});
-  }
-  json limits = json::object();
-  for (const auto& [what, blocks] : k.m_occupancy_limits) limits[what] = blocks;
-  return {{"id", k.m_id},
-          {"name", k.m_name},
-          {"duration_ns", number_or_null(k.m_duration_ns)},
-          {"dram_bytes", number_or_null(k.m_dram_bytes)},
-          {"sol_compute_pct", number_or_null(k.m_sol_compute_pct)},
-          {"sol_memory_pct", number_or_null(k.m_sol_memory_pct)},
-          {"achieved_occupancy_pct", number_or_null(k.m_achieved_occupancy_pct)},
-          {"theoretical_occupancy_pct", number_or_null(k.m_theoretical_occupancy_pct)},
-          {"tensor_pipe_pct", number_or_null(k.m_tensor_pipe_pct)},
-          {"top_stalls", stalls},
-          {"launch",
-           {{"grid", k.m_grid},
-            {"block", k.m_block},
-            {"grid_size", number_or_null(k.m_grid_size)},
-            {"block_size", number_or_null(k.m_block_size)},
-            {"registers_per_thread", number_or_null(k.m_registers_per_thread)},
-            {"static_smem_bytes", number_or_null(k.m_static_smem_bytes)},
-            {"dynamic_smem_bytes", number_or_null(k.m_dynamic_smem_bytes)},
-            {"waves_per_sm", number_or_null(k.m_waves_per_sm)},
-            {"sm_count", number_or_null(k.m_sm_count)},
-            {"occupancy_limit_blocks", limits}}},
-          {"bottleneck", c.m_bottleneck},
-          {"ncu_rule", c.m_ncu_rule},
-          {"why", c.m_why},
-          {"findings", findings(k)}};
-}
-
 namespace {
 
 const char* const k_profile_kind = "kernelopt.profile";
@@ -57,15 +22,32 @@ const std::vector<field_doc> k_profile_fields = {
     {"reason", "string | null", "why not ok: the first failure, or why nothing was profiled"},
     {"created_utc", "string", "when (absent, as everything below, when nothing was run)"},
     {"device", "string", "the device name from ncu, or `unknown`"},
-    {"tool", "object", "`ncu` (its path, or `imported`) and its `version`"},
+    {"tool", "object", "the profiler (the `tool` table)"},
     {"command", "array", "one benchmark's ncu command"},
-    {"thresholds", "object", "the bottleneck rules' thresholds and their source"},
-    {"ceilings", "object", "which files gave the roofs: `ceilings_file`, `spec_file`, `spec_note`"},
+    {"thresholds", "object", "the bottleneck rules' thresholds and their source (the `thresholds` table)"},
+    {"ceilings", "object", "which files gave the roofs (the `ceilings` table)"},
     {"benchmarks", "array", "one per implementation x shape"},
     {"impls", "object", "per implementation, by name"},
     {"impl", "string", "only with a single implementation: its name"},
     {"bottleneck", "string", "only with a single implementation: its bottleneck (the report's column)"},
     {"roofline", "array", "only with a single implementation: its roofline gaps (the gate and report read them)"},
+};
+
+const std::vector<field_doc> k_tool_fields = {
+    {"ncu", "string", "the ncu that ran (its path), or `imported` (`kopt profile-import`)"},
+    {"version", "string", "its `--version`, or `unknown`"},
+};
+
+const std::vector<field_doc> k_threshold_fields = {
+    {"source", "string", "where the thresholds come from (absent in older documents)"},
+    {"<name>", "number", "each threshold by name: `latency_below_pct`, `high_throughput_at_pct`, "
+                         "`balanced_within_pct`, `small_grid_waves_below` (older documents: others)"},
+};
+
+const std::vector<field_doc> k_roof_source_fields = {
+    {"ceilings_file", "string", "the --ceilings file (absent without one)"},
+    {"spec_file", "string", "the device's spec file (absent when none matched)"},
+    {"spec_note", "string", "why no spec file matched (absent when one did)"},
 };
 
 const std::vector<field_doc> k_benchmark_fields = {
@@ -75,7 +57,7 @@ const std::vector<field_doc> k_benchmark_fields = {
     {"report", "string | null", "the Nsight Compute report (.ncu-rep)"},
     {"status", "string", "`ok` or `failed`"},
     {"error", "string | null", "why it failed"},
-    {"kernels", "array", "ok: each profiled kernel's metrics, launch, bottleneck and findings (docs/profiling.md)"},
+    {"kernels", "array", "ok: each profiled kernel's metrics, launch, bottleneck and findings (the `kernels[]` table)"},
     {"duration_ns", "number | null", "ok: the kernels' summed duration"},
     {"dram_bytes", "number | null", "ok: the kernels' summed DRAM traffic"},
     {"bottleneck", "string", "ok: the classification (docs/profiling.md)"},
@@ -88,6 +70,37 @@ const std::vector<field_doc> k_benchmark_fields = {
     {"roofline", "object | null", "ok: the roofline point (docs/profiling.md); null without both roofs"},
     {"roofline_unavailable", "string", "ok, when `roofline` is null: why"},
     {"findings", "array", "ok: what the numbers suggest, one line each"},
+};
+
+const std::vector<field_doc> k_kernel_fields = {
+    {"id", "string", "ncu's ID of the launch"},
+    {"name", "string", "the kernel's name as ncu prints it"},
+    {"duration_ns", "number | null", "`gpu__time_duration.sum`"},
+    {"dram_bytes", "number | null", "`dram__bytes.sum`"},
+    {"sol_compute_pct", "number | null", "SM throughput, % of peak (SpeedOfLight)"},
+    {"sol_memory_pct", "number | null", "memory throughput, % of peak (SpeedOfLight)"},
+    {"achieved_occupancy_pct", "number | null", "achieved occupancy, %"},
+    {"theoretical_occupancy_pct", "number | null", "theoretical occupancy, %"},
+    {"tensor_pipe_pct", "number | null", "tensor pipe active, % of peak"},
+    {"top_stalls", "array", "the three largest warp stalls: `reason`, `cycles_per_issue`"},
+    {"launch", "object", "the launch (the `launch` table)"},
+    {"bottleneck", "string", "the classification (docs/profiling.md)"},
+    {"ncu_rule", "string", "the Nsight Compute rule it corresponds to"},
+    {"why", "string", "the numbers behind it"},
+    {"findings", "array", "what the numbers suggest, one line each"},
+};
+
+const std::vector<field_doc> k_launch_fields = {
+    {"grid", "string", "ncu's Grid Size column: `(128, 1, 1)`"},
+    {"block", "string", "ncu's Block Size column"},
+    {"grid_size", "number | null", "blocks"},
+    {"block_size", "number | null", "threads per block"},
+    {"registers_per_thread", "number | null", "registers per thread"},
+    {"static_smem_bytes", "number | null", "static shared memory per block"},
+    {"dynamic_smem_bytes", "number | null", "dynamic shared memory per block"},
+    {"waves_per_sm", "number | null", "waves per SM"},
+    {"sm_count", "number | null", "the device's SMs"},
+    {"occupancy_limit_blocks", "object", "blocks per SM each limiter allows (`registers`, `shared_mem`, ...)"},
 };
 
 const std::vector<field_doc> k_impl_fields = {
@@ -119,10 +132,127 @@ std::vector<std::string> strings(const json_reader& node) {
   return out;
 }
 
-json object_at(const json_reader& node, const std::string& key) {
-  const json_reader value = node.at(key);
-  if (!value.raw().is_object()) value.fail("expected an object");
-  return value.raw();
+}  // namespace
+
+profiled_kernel profiled_kernel_of(const kernel_profile& k) {
+  const classification c = classify(k);
+  profiled_kernel p;
+  p.m_id = k.m_id;
+  p.m_name = k.m_name;
+  p.m_duration_ns = k.m_duration_ns;
+  p.m_dram_bytes = k.m_dram_bytes;
+  p.m_sol_compute_pct = k.m_sol_compute_pct;
+  p.m_sol_memory_pct = k.m_sol_memory_pct;
+  p.m_achieved_occupancy_pct = k.m_achieved_occupancy_pct;
+  p.m_theoretical_occupancy_pct = k.m_theoretical_occupancy_pct;
+  p.m_tensor_pipe_pct = k.m_tensor_pipe_pct;
+  for (std::size_t i = 0; i < k.m_stalls.size() && i < 3; ++i) p.m_top_stalls.push_back(k.m_stalls[i]);
+  p.m_grid = k.m_grid;
+  p.m_block = k.m_block;
+  p.m_grid_size = k.m_grid_size;
+  p.m_block_size = k.m_block_size;
+  p.m_registers_per_thread = k.m_registers_per_thread;
+  p.m_static_smem_bytes = k.m_static_smem_bytes;
+  p.m_dynamic_smem_bytes = k.m_dynamic_smem_bytes;
+  p.m_waves_per_sm = k.m_waves_per_sm;
+  p.m_sm_count = k.m_sm_count;
+  for (const auto& [what, blocks] : k.m_occupancy_limits) p.m_occupancy_limit_blocks.emplace_back(what, blocks);
+  p.m_bottleneck = c.m_bottleneck;
+  p.m_ncu_rule = c.m_ncu_rule;
+  p.m_why = c.m_why;
+  p.m_findings = findings(k);
+  return p;
+}
+
+json to_json(const profiled_kernel& k) {
+  json stalls = json::array();
+  for (const stall& s : k.m_top_stalls) stalls.push_back({{"reason", s.m_reason}, {"cycles_per_issue", s.m_cycles_per_issue}});
+  json limits = json::object();
+  for (const auto& [what, blocks] : k.m_occupancy_limit_blocks) limits[what] = blocks;
+  return {{"id", k.m_id},
+          {"name", k.m_name},
+          {"duration_ns", number_or_null(k.m_duration_ns)},
+          {"dram_bytes", number_or_null(k.m_dram_bytes)},
+          {"sol_compute_pct", number_or_null(k.m_sol_compute_pct)},
+          {"sol_memory_pct", number_or_null(k.m_sol_memory_pct)},
+          {"achieved_occupancy_pct", number_or_null(k.m_achieved_occupancy_pct)},
+          {"theoretical_occupancy_pct", number_or_null(k.m_theoretical_occupancy_pct)},
+          {"tensor_pipe_pct", number_or_null(k.m_tensor_pipe_pct)},
+          {"top_stalls", stalls},
+          {"launch",
+           {{"grid", k.m_grid},
+            {"block", k.m_block},
+            {"grid_size", number_or_null(k.m_grid_size)},
+            {"block_size", number_or_null(k.m_block_size)},
+            {"registers_per_thread", number_or_null(k.m_registers_per_thread)},
+            {"static_smem_bytes", number_or_null(k.m_static_smem_bytes)},
+            {"dynamic_smem_bytes", number_or_null(k.m_dynamic_smem_bytes)},
+            {"waves_per_sm", number_or_null(k.m_waves_per_sm)},
+            {"sm_count", number_or_null(k.m_sm_count)},
+            {"occupancy_limit_blocks", limits}}},
+          {"bottleneck", k.m_bottleneck},
+          {"ncu_rule", k.m_ncu_rule},
+          {"why", k.m_why},
+          {"findings", k.m_findings}};
+}
+
+profiled_kernel profiled_kernel_from_json(const json_reader& node) {
+  profiled_kernel k;
+  k.m_id = node.at("id").as_string();
+  k.m_name = node.at("name").as_string();
+  k.m_duration_ns = optional_number(node, "duration_ns");
+  k.m_dram_bytes = optional_number(node, "dram_bytes");
+  k.m_sol_compute_pct = optional_number(node, "sol_compute_pct");
+  k.m_sol_memory_pct = optional_number(node, "sol_memory_pct");
+  k.m_achieved_occupancy_pct = optional_number(node, "achieved_occupancy_pct");
+  k.m_theoretical_occupancy_pct = optional_number(node, "theoretical_occupancy_pct");
+  k.m_tensor_pipe_pct = optional_number(node, "tensor_pipe_pct");
+  const json_reader stalls = node.at("top_stalls");
+  for (std::size_t i = 0; i < stalls.size(); ++i) {
+    k.m_top_stalls.push_back({stalls.at(i).at("reason").as_string(), stalls.at(i).at("cycles_per_issue").as_number()});
+  }
+  const json_reader launch = node.at("launch");
+  k.m_grid = launch.at("grid").as_string();
+  k.m_block = launch.at("block").as_string();
+  k.m_grid_size = optional_number(launch, "grid_size");
+  k.m_block_size = optional_number(launch, "block_size");
+  k.m_registers_per_thread = optional_number(launch, "registers_per_thread");
+  k.m_static_smem_bytes = optional_number(launch, "static_smem_bytes");
+  k.m_dynamic_smem_bytes = optional_number(launch, "dynamic_smem_bytes");
+  k.m_waves_per_sm = optional_number(launch, "waves_per_sm");
+  k.m_sm_count = optional_number(launch, "sm_count");
+  const json_reader limits = launch.at("occupancy_limit_blocks");
+  if (!limits.raw().is_object()) limits.fail("expected an object of block counts by limiter");
+  for (const auto& item : limits.raw().items()) {
+    k.m_occupancy_limit_blocks.emplace_back(item.key(), limits.at(item.key()).as_number());
+  }
+  k.m_bottleneck = node.at("bottleneck").as_string();
+  k.m_ncu_rule = node.at("ncu_rule").as_string();
+  k.m_why = node.at("why").as_string();
+  k.m_findings = strings(node.at("findings"));
+  return k;
+}
+
+namespace {
+
+json to_json(const profile_tool& t) { return {{"ncu", t.m_ncu}, {"version", t.m_version}}; }
+
+profile_tool tool_from_json(const json_reader& node) {
+  return {node.at("ncu").as_string(), node.at("version").as_string()};
+}
+
+json to_json(const roof_sources& s) {
+  json j = json::object();
+  if (s.m_ceilings_file) j["ceilings_file"] = *s.m_ceilings_file;
+  if (s.m_spec_file) j["spec_file"] = *s.m_spec_file;
+  if (s.m_spec_note) j["spec_note"] = *s.m_spec_note;
+  return j;
+}
+
+roof_sources roof_sources_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object");
+  return {optional_string(node, "ceilings_file"), optional_string(node, "spec_file"),
+          optional_string(node, "spec_note")};
 }
 
 json to_json(const impl_profile& impl) {
@@ -146,7 +276,9 @@ json to_json(const profiled_benchmark& b) {
   json entry = {{"name", b.m_name}, {"impl", b.m_impl}, {"shape", b.m_shape}, {"report", or_null(b.m_report)},
                 {"status", b.m_status}, {"error", or_null(b.m_error)}};
   if (b.m_status != "ok") return entry;
-  entry["kernels"] = b.m_kernels;
+  json kernels = json::array();
+  for (const profiled_kernel& k : b.m_kernels) kernels.push_back(to_json(k));
+  entry["kernels"] = kernels;
   entry["duration_ns"] = number_or_null(b.m_duration_ns);
   entry["dram_bytes"] = number_or_null(b.m_dram_bytes);
   entry["bottleneck"] = b.m_bottleneck;
@@ -181,8 +313,7 @@ profiled_benchmark benchmark_from_json(const json_reader& node) {
   b.m_error = optional_string(node, "error");
   if (b.m_status != "ok") return b;
   const json_reader kernels = node.at("kernels");
-  (void)kernels.size();  // an array
-  b.m_kernels = kernels.raw();
+  for (std::size_t i = 0; i < kernels.size(); ++i) b.m_kernels.push_back(profiled_kernel_from_json(kernels.at(i)));
   b.m_duration_ns = optional_number(node, "duration_ns");
   b.m_dram_bytes = optional_number(node, "dram_bytes");
   b.m_bottleneck = node.at("bottleneck").as_string();
@@ -240,22 +371,22 @@ profile_document build_document(const document_settings& settings, const std::ve
   }
 
   ceiling_set ceilings;
-  json sources = json::object();
+  roof_sources sources;
   if (settings.m_ceilings) {
     ceilings.add_ceilings(*settings.m_ceilings, settings.m_ceilings_file);
-    sources["ceilings_file"] = settings.m_ceilings_file;
+    sources.m_ceilings_file = settings.m_ceilings_file;
   }
   std::string spec_note;
   if (!settings.m_specs_dir.empty()) {
     if (const auto spec = find_spec(settings.m_specs_dir, device)) {
       ceilings.add_spec(*spec);
-      sources["spec_file"] = spec->m_path.string();
+      sources.m_spec_file = spec->m_path.string();
     } else {
       spec_note = device.empty() ? "device unknown: no spec file matched"
                                  : "no spec file in " + settings.m_specs_dir.string() + " matches \"" + shorten(device) + "\"";
     }
   }
-  if (!spec_note.empty()) sources["spec_note"] = spec_note;
+  if (!spec_note.empty()) sources.m_spec_note = spec_note;
 
   profile_run run;
   std::map<std::string, std::vector<std::string>> bottlenecks;  // impl -> per shape
@@ -280,7 +411,7 @@ profile_document build_document(const document_settings& settings, const std::ve
     }
     ++profiled;
     const benchmark_summary summary = summarize(kernels[i]);
-    for (const kernel_profile& k : kernels[i]) entry.m_kernels.push_back(kernel_json(k));
+    for (const kernel_profile& k : kernels[i]) entry.m_kernels.push_back(profiled_kernel_of(k));
     entry.m_status = "ok";
     entry.m_duration_ns = summary.m_duration_ns;
     entry.m_dram_bytes = summary.m_dram_bytes;
@@ -342,7 +473,7 @@ profile_document build_document(const document_settings& settings, const std::ve
   if (!device.empty()) run.m_device = device;
   run.m_tool = settings.m_tool;
   run.m_command = settings.m_command;
-  run.m_thresholds = thresholds_json();
+  run.m_thresholds = thresholds_in_use();
   run.m_ceilings = sources;
   if (impl_order.size() == 1) run.m_impl = impl_order.front();
   doc.m_run = std::move(run);
@@ -414,10 +545,10 @@ json to_json(const profile_document& doc) {
   for (const auto& [name, impl] : run.m_impls) impls[name] = to_json(impl);
   out["created_utc"] = run.m_created_utc;
   out["device"] = run.m_device;
-  out["tool"] = run.m_tool;
+  out["tool"] = to_json(run.m_tool);
   out["command"] = run.m_command;
-  out["thresholds"] = run.m_thresholds;
-  out["ceilings"] = run.m_ceilings;
+  out["thresholds"] = to_json(run.m_thresholds);
+  out["ceilings"] = to_json(run.m_ceilings);
   out["benchmarks"] = benchmarks;
   out["impls"] = impls;
   if (run.m_impl) {
@@ -445,10 +576,10 @@ profile_document profile_document_from_json(const json_reader& root) {
   profile_run run;
   run.m_created_utc = root.at("created_utc").as_string();
   run.m_device = root.at("device").as_string();
-  run.m_tool = object_at(root, "tool");
+  run.m_tool = tool_from_json(root.at("tool"));
   run.m_command = strings(root.at("command"));
-  run.m_thresholds = object_at(root, "thresholds");
-  run.m_ceilings = object_at(root, "ceilings");
+  run.m_thresholds = thresholds_from_json(root.at("thresholds"));
+  run.m_ceilings = roof_sources_from_json(root.at("ceilings"));
   const json_reader benchmarks = root.at("benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) run.m_benchmarks.push_back(benchmark_from_json(benchmarks.at(i)));
   const json_reader impls = root.at("impls");
@@ -461,7 +592,12 @@ profile_document profile_document_from_json(const json_reader& root) {
 
 std::vector<format_table> profile_tables() {
   std::vector<format_table> tables = {{"kernelopt.profile", k_profile_fields},
+                                      {"kernelopt.profile: tool", k_tool_fields},
+                                      {"kernelopt.profile: thresholds", k_threshold_fields},
+                                      {"kernelopt.profile: ceilings", k_roof_source_fields},
                                       {"kernelopt.profile: benchmarks[]", k_benchmark_fields},
+                                      {"kernelopt.profile: benchmarks[].kernels[]", k_kernel_fields},
+                                      {"kernelopt.profile: benchmarks[].kernels[].launch", k_launch_fields},
                                       {"kernelopt.profile: impls.<name>", k_impl_fields},
                                       {"kernelopt.profile: roofline[], impls.<name>.roofline[]", k_gap_fields}};
   for (format_table& t : roofline_tables()) tables.push_back(std::move(t));

@@ -23,7 +23,42 @@ namespace kopt::profile {
 
 inline constexpr int k_profile_schema_version = 1;
 
-[[nodiscard]] json kernel_json(const kernel_profile& k);
+// One profiled kernel as the document keeps it: ncu's metrics (null when
+// ncu did not report one), the three largest stalls, its launch, and how it
+// was classified (docs/profiling.md).
+struct profiled_kernel {
+  std::string m_id;
+  std::string m_name;
+  std::optional<double> m_duration_ns;
+  std::optional<double> m_dram_bytes;
+  std::optional<double> m_sol_compute_pct;
+  std::optional<double> m_sol_memory_pct;
+  std::optional<double> m_achieved_occupancy_pct;
+  std::optional<double> m_theoretical_occupancy_pct;
+  std::optional<double> m_tensor_pipe_pct;
+  std::vector<stall> m_top_stalls;
+  // launch:
+  std::string m_grid;   // "(128, 1, 1)"
+  std::string m_block;
+  std::optional<double> m_grid_size;
+  std::optional<double> m_block_size;
+  std::optional<double> m_registers_per_thread;
+  std::optional<double> m_static_smem_bytes;
+  std::optional<double> m_dynamic_smem_bytes;
+  std::optional<double> m_waves_per_sm;
+  std::optional<double> m_sm_count;
+  std::vector<std::pair<std::string, double>> m_occupancy_limit_blocks;  // "registers" -> blocks per SM
+  // classification:
+  std::string m_bottleneck;
+  std::string m_ncu_rule;
+  std::string m_why;
+  std::vector<std::string> m_findings;
+};
+// The kernel ncu measured, classified (bottleneck.hpp).
+[[nodiscard]] profiled_kernel profiled_kernel_of(const kernel_profile& k);
+[[nodiscard]] json to_json(const profiled_kernel& k);
+// Throws format_error naming the file and the field.
+[[nodiscard]] profiled_kernel profiled_kernel_from_json(const json_reader& node);
 
 // One implementation's roofline gap at one shape.
 struct roofline_gap {
@@ -47,7 +82,7 @@ struct profiled_benchmark {
   std::string m_status = "failed";      // ok | failed
   std::optional<std::string> m_error;   // failed: why
   // The rest when ok:
-  json m_kernels = json::array();  // kernel_json of each profiled kernel
+  std::vector<profiled_kernel> m_kernels;
   std::optional<double> m_duration_ns;
   std::optional<double> m_dram_bytes;
   std::string m_bottleneck;
@@ -63,15 +98,28 @@ struct profiled_benchmark {
   std::vector<std::string> m_findings;
 };
 
+// The profiler that ran: ncu's path (or `imported`) and its version.
+struct profile_tool {
+  std::string m_ncu;
+  std::string m_version;
+};
+
+// Which files gave the roofline's roofs (each absent when none did).
+struct roof_sources {
+  std::optional<std::string> m_ceilings_file;  // --ceilings
+  std::optional<std::string> m_spec_file;      // the device's spec file
+  std::optional<std::string> m_spec_note;      // why no spec file matched
+};
+
 // What a profiling run adds to the status (absent from the document that
 // says why nothing was profiled).
 struct profile_run {
   std::string m_created_utc;
   std::string m_device = "unknown";
-  json m_tool = json::object();      // {"ncu": path, "version": ...}
+  profile_tool m_tool;
   std::vector<std::string> m_command;  // one benchmark's ncu command
-  json m_thresholds = json::object();  // the bottleneck rules' thresholds
-  json m_ceilings = json::object();    // which files gave the roofs: ceilings_file, spec_file, spec_note
+  profile_thresholds m_thresholds;     // the bottleneck rules' thresholds
+  roof_sources m_ceilings;
   std::vector<profiled_benchmark> m_benchmarks;
   std::vector<std::pair<std::string, impl_profile>> m_impls;  // in benchmark order
   // With a single implementation its name; the document then repeats its
@@ -103,8 +151,9 @@ struct profile_document {
 // covers several implementations.
 [[nodiscard]] const impl_profile* single_impl(const profile_document& doc);
 
-// Tables (docs/formats.md): the document, a benchmark, an implementation,
-// a roofline gap, a benchmark's roofline point and its ceilings.
+// Tables (docs/formats.md): the document, its tool, thresholds and roof
+// sources, a benchmark, an implementation, a roofline gap, a benchmark's
+// roofline point and its ceilings.
 [[nodiscard]] std::vector<format_table> profile_tables();
 
 // The unavailable document: {"status": "unavailable", "reason": ...}.
@@ -131,7 +180,7 @@ struct document_settings {
   std::filesystem::path m_specs_dir;        // framework/specs ("" = none)
   std::string m_device;                     // device name when the CSV lacks it ("" = unknown)
   std::string m_compute_ceiling;            // forced compute ceiling ("" = choose)
-  json m_tool = json::object();             // {"ncu": path, "version": ...}
+  profile_tool m_tool;
   std::vector<std::string> m_command;       // the ncu command of one benchmark, for the record
 };
 

@@ -19,7 +19,7 @@ const std::vector<field_doc> k_record_fields = {
     {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
     {"shapes", "array", "the declared shapes when recorded"},
     {"seeds", "array", "the declared seeds"},
-    {"tolerance", "object | null", "the declared tolerance"},
+    {"tolerance", "object | null", "the declared tolerance (the `tolerance` table); null: per-dtype defaults"},
     {"timing_settings", "object", "the timing settings it was benchmarked with"},
     {"correctness", "object", "per-shape correctness summarized from the results"},
     {"timing", "object", "per-shape timing from the benchmark file"},
@@ -298,7 +298,7 @@ json to_json(const record& r) {
   json masked = nullptr;
   if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
   json out = {{"schema_version", r.m_schema_version},
-          {"kind", "kernelopt.record"},
+          {"kind", k_record_kind},
           {"kernel", r.m_kernel},
           {"variant", r.m_variant},
           {"parent", string_or_null(r.m_parent)},
@@ -310,7 +310,7 @@ json to_json(const record& r) {
           {"masked", masked},
           {"shapes", r.m_shapes},
           {"seeds", r.m_seeds},
-          {"tolerance", r.m_tolerance},
+          {"tolerance", to_json(r.m_tolerance)},
           {"timing_settings", to_json(r.m_timing_settings)},
           {"correctness", to_json(r.m_correctness)},
           {"timing", to_json(r.m_timing)},
@@ -381,13 +381,13 @@ record record_from_json(const json& doc, const std::string& file) {
 
 record read_record(const std::filesystem::path& path) {
   const json doc = read_json_file(path);
-  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  check_kind(doc, path, k_record_kind, k_record_schema_version);
   return record_from_json(doc, path.string());
 }
 
 void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation) {
   json doc = read_json_file(path);
-  check_kind(doc, path, "kernelopt.record", k_record_schema_version);
+  check_kind(doc, path, k_record_kind, k_record_schema_version);
   (void)record_from_json(doc, path.string());  // a valid record before we touch it
   doc["ablation"] = to_json(ablation);
   write_json_atomic(path, doc);

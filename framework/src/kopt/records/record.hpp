@@ -19,6 +19,7 @@
 #include "formats/gpu.hpp"
 #include "formats/static_result.hpp"
 #include "formats/timing_stats.hpp"
+#include "formats/tolerance.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/profile/document.hpp"
@@ -30,6 +31,7 @@ namespace kopt {
 // 2: per-shape output_check and paired (interleaved) speedup vs best; the
 // gate rules bench_output and clock apply (docs/formats.md).
 inline constexpr int k_record_schema_version = 2;
+inline constexpr const char* k_record_kind = "kernelopt.record";
 
 // A document a record embeds, or why there is none: written as the
 // document, or as {"status": "unavailable", "reason": ...}.
@@ -160,7 +162,7 @@ struct record {
   embedded_document<env_file> m_env;  // as given by --env
   std::vector<std::string> m_shapes;
   std::vector<std::int64_t> m_seeds;
-  json m_tolerance;
+  std::optional<declared_tolerance> m_tolerance;  // as declared (nullopt: per-dtype defaults)
   timing_settings m_timing_settings;
   correctness_summary m_correctness;
   timing_summary m_timing;

@@ -53,7 +53,7 @@ std::vector<std::string> staleness(const manifest& m, const record& r, const std
   std::vector<std::string> settings;
   if (r.m_shapes != m.m_shapes) settings.push_back("shapes");
   if (r.m_seeds != m.m_seeds) settings.push_back("seeds");
-  if (!same_json_value(r.m_tolerance, m.m_tolerance)) settings.push_back("tolerance");
+  if (r.m_tolerance != m.m_tolerance) settings.push_back("tolerance");
   if (!r.m_timing_settings.same_as(m.m_timing)) settings.push_back("timing settings");
   if (!settings.empty()) problems.push_back(join(settings, ", ") + " differ from the declaration now");
   return problems;

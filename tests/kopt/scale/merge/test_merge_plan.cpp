@@ -54,7 +54,7 @@ shard_input shard(int index, const std::string& model, const std::string& finish
   d.m_device_model = model;
   d.m_device_uuid = "GPU-1";
   d.m_build_sha256 = "b";
-  d.m_launcher = json::object();
+  d.m_launcher.m_variables = {{"SLURM_JOB_ID", "42"}, {"CUDA_VISIBLE_DEVICES", "0"}};
   for (const std::string& u : units_of_shard(k_units, index, k_count)) {
     const bool failed = std::find(fail.begin(), fail.end(), u) != fail.end();
     d.m_units.push_back(outcome(u, model, failed ? "fail" : "pass", 100.0 + static_cast<double>(u.back())));
@@ -176,6 +176,33 @@ TEST(ShardDocument, RoundTripAndErrorsNameTheField) {
     EXPECT_NE(std::string(e.what()).find("x/shard.json"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("/units/0/correctness"), std::string::npos) << e.what();
   }
+}
+
+// expect the error of reading `doc` names x/shard.json and `pointer`.
+void expect_field_error(const json& doc, const std::string& pointer) {
+  try {
+    (void)shard_from_json(doc, "x/shard.json");
+    ADD_FAILURE() << "accepted: " << pointer;
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("x/shard.json: " + pointer + ":"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ShardDocument, LauncherIsAnObjectOfStrings) {
+  const json doc = to_json(shard(1, "H100", "2026-01-01T00:00:00Z", "r1").m_doc);
+  EXPECT_EQ(doc["launcher"], json::parse(R"({"SLURM_JOB_ID": "42", "CUDA_VISIBLE_DEVICES": "0"})"));
+  const shard_document back = shard_from_json(doc, "x/shard.json");
+  ASSERT_EQ(back.m_launcher.m_variables.size(), 2u);
+  EXPECT_EQ(back.m_launcher.m_variables[1], (std::pair<std::string, std::string>{"CUDA_VISIBLE_DEVICES", "0"}));
+  json absent = doc;
+  absent.erase("launcher");
+  EXPECT_TRUE(shard_from_json(absent, "x/shard.json").m_launcher.m_variables.empty());
+  json number = doc;
+  number["launcher"]["SLURM_JOB_ID"] = 42;
+  expect_field_error(number, "/launcher/SLURM_JOB_ID");
+  json list = doc;
+  list["launcher"] = json::array({"SLURM_JOB_ID"});
+  expect_field_error(list, "/launcher");
 }
 
 TEST(Champions, FastestCorrectPerShapeAndFailures) {

@@ -88,6 +88,21 @@ unit_outcome unit_from_json(const json_reader& node) {
 
 }  // namespace
 
+json to_json(const launcher_info& launcher) {
+  json j = json::object();
+  for (const auto& [name, value] : launcher.m_variables) j[name] = value;
+  return j;
+}
+
+launcher_info launcher_from_json(const json_reader& node) {
+  if (!node.raw().is_object()) node.fail("expected an object of strings (the launcher's variables)");
+  launcher_info launcher;
+  for (const auto& item : node.raw().items()) {
+    launcher.m_variables.emplace_back(item.key(), node.at(item.key()).as_string());
+  }
+  return launcher;
+}
+
 json to_json(const shard_document& d) {
   json units = json::array();
   for (const unit_outcome& u : d.m_units) units.push_back(to_json(u));
@@ -104,7 +119,7 @@ json to_json(const shard_document& d) {
           {"suite", {{"sha256", d.m_suite_sha256}, {"quick", d.m_quick}, {"units", d.m_suite_units}}},
           {"device", {{"model", d.m_device_model}, {"uuid", d.m_device_uuid}}},
           {"build_sha256", d.m_build_sha256},
-          {"launcher", d.m_launcher},
+          {"launcher", to_json(d.m_launcher)},
           {"units", units},
           {"not_run", d.m_not_run}};
 }
@@ -135,7 +150,7 @@ shard_document shard_from_json(const json& doc, const std::string& file) {
   d.m_device_model = device.at("model").as_string();
   d.m_device_uuid = device.at("uuid").as_string();
   d.m_build_sha256 = root.at("build_sha256").as_string();
-  d.m_launcher = root.has("launcher") ? root.at("launcher").raw() : json::object();
+  if (root.has("launcher")) d.m_launcher = launcher_from_json(root.at("launcher"));
   const json_reader units = root.at("units");
   for (std::size_t i = 0; i < units.size(); ++i) d.m_units.push_back(unit_from_json(units.at(i)));
   d.m_not_run = read_strings(root.at("not_run"));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json_io.hpp"
@@ -49,6 +50,18 @@ struct unit_outcome {
   std::vector<shape_outcome> m_shapes;
 };
 
+// The launcher's variables found in the shard's environment (SLURM_JOB_ID,
+// SLURM_ARRAY_JOB_ID, ..., JOB_COMPLETION_INDEX, CUDA_VISIBLE_DEVICES), in
+// the order looked up; none outside a launcher. Written as an object of
+// strings, `{}` when none.
+struct launcher_info {
+  std::vector<std::pair<std::string, std::string>> m_variables;  // name, value
+};
+[[nodiscard]] json to_json(const launcher_info& launcher);
+// An object whose values are strings; throws format_error naming the file
+// and the JSON path.
+[[nodiscard]] launcher_info launcher_from_json(const json_reader& node);
+
 struct shard_document {
   int m_index = 0;
   int m_count = 1;
@@ -66,7 +79,7 @@ struct shard_document {
   std::string m_device_model;  // where the shard ran (the first GPU it sees, else the host CPU)
   std::string m_device_uuid;
   std::string m_build_sha256;  // over the executables and modules the units ran
-  json m_launcher;             // SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, ... as found; {} when none
+  launcher_info m_launcher;    // absent in a file: none
   std::vector<unit_outcome> m_units;
   std::vector<std::string> m_not_run;  // units of the shard not started (time budget)
 };

@@ -82,11 +82,11 @@ std::string build_sha256(const suite& s, const std::vector<const suite_unit*>& u
   return hash.hex_digest();
 }
 
-json launcher_env() {
-  json env = json::object();
+launcher_info launcher_env() {
+  launcher_info env;
   for (const char* name : {"SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_RESTART_COUNT",
                            "SLURM_JOB_NODELIST", "JOB_COMPLETION_INDEX", "HOSTNAME", "CUDA_VISIBLE_DEVICES"}) {
-    if (const char* value = std::getenv(name)) env[name] = value;
+    if (const char* value = std::getenv(name)) env.m_variables.emplace_back(name, value);
   }
   return env;
 }

@@ -78,7 +78,7 @@ suite load_suite(const std::vector<std::filesystem::path>& manifests) {
     }
     const json identity = {{"kernel", m.m_kernel},   {"impls", impls},
                            {"shapes", m.m_shapes},   {"quick_shapes", m.m_quick_shapes},
-                           {"seeds", m.m_seeds},     {"tolerance", m.m_tolerance},
+                           {"seeds", m.m_seeds},     {"tolerance", to_json(m.m_tolerance)},
                            {"timing", to_json(m.m_timing)}};
     hash.update(identity.dump());
     hash.update("\n");
