@@ -26,6 +26,7 @@ int cmd_select(const arguments& args, std::ostream& out, std::ostream& err) {
   if (const auto given = args.optional_value("--sweep-dir")) dir = std::filesystem::absolute(*given).lexically_normal();
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "select", err);
   const sweep_report report = select_family(m, family, dir, margin);
+  touch_selection_stamp(m);
   const std::filesystem::path path = selection_file(m, family);
   if (args.has("--json")) {
     out << to_json(report.m_selection).dump(2) << "\n";
@@ -40,7 +41,7 @@ int cmd_select(const arguments& args, std::ostream& out, std::ostream& err) {
   }
   for (const failed_point& f : s.m_failed) out << "  failed " << f.m_point << ": " << shorten(f.m_reason, 160) << "\n";
   out << "wrote " << path.string() << " and " << (m.kernel_records_dir() / "report" / (family.m_name + ".sweep.md")).string()
-      << "; configure again (the select-" << m.m_kernel << " target does) to build the dispatch\n";
+      << "; the next build configures again and builds the dispatch\n";
   return k_exit_ok;
 }
 

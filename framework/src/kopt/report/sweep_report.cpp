@@ -149,6 +149,13 @@ void write_selection(const manifest& m, const variant_decl& family, const sweep_
   write_sweep_report(report, m.kernel_records_dir() / "report");
 }
 
+void touch_selection_stamp(const manifest& m) {
+  const std::filesystem::path stamp = m.build_dir() / "selection.stamp";
+  if (std::filesystem::exists(stamp)) {
+    std::filesystem::last_write_time(stamp, std::filesystem::file_time_type::clock::now());
+  }
+}
+
 sweep_report select_family(const manifest& m, const variant_decl& family, const std::filesystem::path& sweep_dir,
                            double margin) {
   sweep_report report;

@@ -49,4 +49,9 @@ void write_selection(const manifest& m, const variant_decl& family, const sweep_
                                          const std::filesystem::path& sweep_dir, double margin);
 [[nodiscard]] std::filesystem::path selection_file(const manifest& m, const variant_decl& family);
 
+// Touches the build folder's selection.stamp (what the select-<k> target
+// touches; the configure depends on it) when it exists, so that the next
+// build configures again and generates the dispatch from the selections.
+void touch_selection_stamp(const manifest& m);
+
 }  // namespace kopt

@@ -98,12 +98,7 @@ installed_records install_group_records(const suite& s, const merge_group& group
       done.m_written.push_back(selection_file(m, *family).string());
     }
     write_report(m, m.kernel_records_dir() / "report", "");
-    // What the select-<k> target touches: the next build configures again
-    // and generates the dispatch from the selection.
-    const std::filesystem::path stamp = m.build_dir() / "selection.stamp";
-    if (!k.m_selections.empty() && std::filesystem::exists(stamp)) {
-      std::filesystem::last_write_time(stamp, std::filesystem::file_time_type::clock::now());
-    }
+    if (!k.m_selections.empty()) touch_selection_stamp(m);
   }
   return done;
 }
