@@ -112,6 +112,10 @@ installed_group=$(dirname "$(compgen -G "$work/installed/*/records")")
 cmp "$records/scale_fam/v1.selection.json" "$installed_group/records/scale_fam/v1.selection.json" ||
   fail "the installed selection is not the merged one"
 cmp "$records/scale_fam/v0.json" "$installed_group/records/scale_fam/v0.json" || fail "the installed record is not the merged one"
+# Two merges of the same shards, seconds apart, make the same record (its
+# times are the shard run's, not the merge's).
+cmp "$group/records/scale_fam/v0.json" "$installed_group/records/scale_fam/v0.json" ||
+  fail "two merges of the same shards made different records: $(diff "$group/records/scale_fam/v0.json" "$installed_group/records/scale_fam/v0.json" | head -5)"
 [[ -f $records/scale_fam/report/v1.sweep.md && -f $records/scale_fam/report/report.md ]] || fail "no reports installed"
 grep -q "^experience -> " "$work/install.log" || fail "the new record was not added to the experience store (as kopt record)"
 # Installed again: the records there are equal, left as they are.

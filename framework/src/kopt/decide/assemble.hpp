@@ -27,6 +27,10 @@ struct record_inputs {
   // A step that did not finish (crash, abort, timeout): the record is made
   // from whatever files exist (none may), and the gate rejects it.
   std::optional<run_failure> m_failure;
+  // When the results were made, for created_utc and the gate's
+  // evaluated_utc; unset: now. `kopt merge` gives the shard run's finish
+  // time, so that merging the same shards twice makes the same records.
+  std::optional<std::string> m_results_utc;
 };
 
 // The timing of `variant` in `bench`, with speedups against the other

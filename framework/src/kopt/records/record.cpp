@@ -14,7 +14,7 @@ const std::vector<field_doc> k_record_fields = {
     {"hypothesis", "string | null", "what should move and by how much"},
     {"methods", "array", "the METHODS it claims"},
     {"source", "object", "`sha256` over its sources, and each file's"},
-    {"created_utc", "string", "when it was recorded"},
+    {"created_utc", "string", "when it was recorded (by `kopt merge`: when the shard run that made its results finished)"},
     {"kernelopt_version", "string | null", "the KernelOpt version that recorded it (absent in older records)"},
     {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},
     {"shapes", "array", "the declared shapes when recorded"},
@@ -71,7 +71,7 @@ const std::vector<field_doc> k_gate_fields = {
     {"best_after", "string | null", "the best once this decision stands"},
     {"targets", "array", "`{target, status, details}`: each TARGET on `best_after`"},
     {"target_met", "boolean", "every TARGET met"},
-    {"evaluated_utc", "string", "when the gate ran"},
+    {"evaluated_utc", "string", "when the gate ran (by `kopt merge`: as created_utc)"},
 };
 
 json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }

@@ -19,11 +19,14 @@ const merged_unit* find_unit(const merge_group& g, const std::string& name) {
 }
 
 // The record inputs of one merged unit: its files in the shard folder it
-// came from, and that shard's env.json.
+// came from, that shard's env.json, and its finish time as the record's
+// time (a merge of the same shards, run again, makes the same records).
 record_inputs inputs_of(const merge_plan& plan, const merged_unit& mu, const unit_outcome& o) {
-  const std::filesystem::path& from = plan.m_inputs[mu.m_chosen].m_dir;
+  const shard_input& shard = plan.m_inputs[mu.m_chosen];
+  const std::filesystem::path& from = shard.m_dir;
   record_inputs in;
   in.m_variant = o.m_impl;
+  in.m_results_utc = shard.m_doc.m_finished_utc;
   if (o.m_correctness_file) in.m_correctness = {from / *o.m_correctness_file};
   if (o.m_bench_file) in.m_bench = from / *o.m_bench_file;
   if (std::filesystem::exists(from / "env.json")) in.m_env = from / "env.json";
