@@ -143,5 +143,6 @@ class json_reader {
 
 // The value, or null when there is none.
 inline json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+inline json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace kopt

@@ -1,11 +1,6 @@
 #include "kopt/cli/json_output.hpp"
 
 namespace kopt::cli {
-namespace {
-
-json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
-
-}  // namespace
 
 json to_json(const gate_output& o) {
   return {{"schema_version", k_command_output_schema_version},

@@ -74,8 +74,6 @@ const std::vector<field_doc> k_gate_fields = {
     {"evaluated_utc", "string", "when the gate ran (by `kopt merge`: as created_utc)"},
 };
 
-json string_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
-
 template <class T>
 json to_json(const embedded_document<T>& embedded) {
   if (embedded.m_document) return to_json(*embedded.m_document);
