@@ -28,7 +28,10 @@
 #   CAL_BASELINE_RUNS (8), CAL_FLOW (5), CAL_REAL ("softmax softmax_bf16 gemm"),
 #   CAL_KERNEL / CAL_VARIANT (calibration / base; ci_flow / v0 with
 #   CAL_SLOW5=KOPT_CI_FLOW_SLOWDOWN=2 rehearses the script on the host backend),
-#   CAL_PARTS ("A B C D": the parts to run, e.g. "B" in a call of its own).
+#   CAL_PARTS ("A B C D": the parts to run, e.g. "B" in a call of its own),
+#   CAL_RECORDS (part A: the OUT of an earlier part A, on another board: its
+#   manifest.json, records and baseline are used as they are, nothing is
+#   recorded here, so every GPU of this machine is an "other board").
 set -uo pipefail
 build=$(cd "$1" && pwd); out=$2; runs=${3:-20}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -80,10 +83,19 @@ json.dump(m, open(sys.argv[2], "w"), indent=2)
 PY
   rm -rf "$out/records"
   g0=${gpus[0]}
-  on_gpu "$g0" "$kopt" optimize --manifest "$out/manifest.json" --variant "$variant" --no-profile > "$out/record.log" 2>&1
-  echo "record: exit $? ($out/record.log)"
-  on_gpu "$g0" "$kopt" baseline --manifest "$out/manifest.json" --runs "$baseline_runs" > "$out/baseline.log" 2>&1
-  echo "baseline: exit $? ($out/baseline.log)"; sed -n '/^| shape/,/^$/p' "$out/baseline.log"
+  if [[ -n ${CAL_RECORDS:-} ]]; then
+    # Another board's record and baseline, as they are.
+    cp -r "$(cd "$CAL_RECORDS" && pwd)/records" "$out/records"
+    echo "record and baseline from $CAL_RECORDS (made on another board):"
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("  recorded on", (r["timing"].get("gpu") or {}).get("uuid", "the host"), r["created_utc"])' \
+      "$out/records/$kernel/$variant.json"
+    g0=none
+  else
+    on_gpu "$g0" "$kopt" optimize --manifest "$out/manifest.json" --variant "$variant" --no-profile > "$out/record.log" 2>&1
+    echo "record: exit $? ($out/record.log)"
+    on_gpu "$g0" "$kopt" baseline --manifest "$out/manifest.json" --runs "$baseline_runs" > "$out/baseline.log" 2>&1
+    echo "baseline: exit $? ($out/baseline.log)"; sed -n '/^| shape/,/^$/p' "$out/baseline.log"
+  fi
   for g in "${gpus[@]}"; do
     board=$([[ $g == "$g0" ]] && echo "recording board" || echo "other board")
     perf_runs "A perf unchanged ($board)" "$g" "$out/manifest.json" ">= 19/20 exit 0"
