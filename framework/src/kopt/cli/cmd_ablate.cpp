@@ -6,6 +6,7 @@
 
 #include "core/utc.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/cli/requests.hpp"
 #include "kopt/compare/attribution.hpp"
 #include "kopt/records/kernel_lock.hpp"
@@ -68,7 +69,7 @@ std::optional<ablation_result> ablate_recorded(const manifest& m, const record& 
   return result;
 }
 
-int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
+int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, ablate_output& doc) {
   const manifest m = read_manifest_of(args);
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "ablate", err);
   const record_set records = load_records(m);
@@ -78,7 +79,7 @@ int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json
     out << "SKIPPED: no accepted record of " << m.m_kernel << " yet: nothing to ablate (or name one with --variant)\n";
     return skipped;
   }
-  doc["variant"] = chosen->m_variant;
+  doc.m_variant = chosen->m_variant;
   if (const record_status* status = records.status(m, chosen->m_variant); status != nullptr && !status->current()) {
     throw usage_error("the record of " + chosen->m_variant + " is not current (" + status->describe(*chosen) +
                       "): the ablation would measure other code than the record's");
@@ -89,18 +90,17 @@ int run_ablate(const arguments& args, std::ostream& out, std::ostream& err, json
   request.m_build = !args.has("--no-build");
   const std::optional<ablation_result> result = ablate_recorded(m, *chosen, request, threshold_option(args), out);
   if (!result) return skipped;
-  doc["record"] = m.record_path(chosen->m_variant).string();
-  doc["ablation"] = to_json(*result);
+  doc.m_record = m.record_path(chosen->m_variant).string();
+  doc.m_ablation = result;
   return k_exit_ok;
 }
 
 int cmd_ablate(const arguments& args, std::ostream& out, std::ostream& err) {
-  json doc = {{"schema_version", 1}, {"kind", "kernelopt.ablate"}, {"variant", nullptr}, {"record", nullptr},
-              {"ablation", nullptr}};
+  ablate_output doc;
   if (!args.has("--json")) return run_ablate(args, out, err, doc);
   const int code = run_ablate(args, err, err, doc);  // progress on stderr, the document on stdout
-  doc["exit_code"] = code;
-  out << doc.dump(2) << "\n";
+  doc.m_exit_code = code;
+  out << to_json(doc).dump(2) << "\n";
   return code;
 }
 

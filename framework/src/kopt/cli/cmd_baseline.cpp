@@ -6,6 +6,7 @@
 #include "core/format.hpp"
 #include "core/utc.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/compare/perf_band.hpp"
 #include "kopt/decide/baseline.hpp"
 #include "kopt/records/record_store.hpp"
@@ -16,22 +17,22 @@ namespace kopt::cli {
 namespace {
 
 // `doc` collects the kernelopt.baseline document (--json) as the run goes.
-int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, json& doc) {
+int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, baseline_output& doc) {
   const manifest m = read_manifest(args.value("--manifest"));
-  doc["kernel"] = m.m_kernel;
+  doc.m_kernel = m.m_kernel;
   const std::optional<std::string> runs_text = args.optional_value("--runs");
   const std::int64_t runs = runs_text ? int_option("--runs", *runs_text, static_cast<int>(k_baseline_min_runs), 1000)
                                       : k_baseline_default_runs;
   const record_set records = load_records(m);
   const record* best = records.best();
   if (best == nullptr) {
-    doc["reason"] = "no accepted record of " + m.m_kernel + " yet: nothing to measure a baseline for";
-    out << "SKIPPED: " << doc["reason"].get<std::string>() << "\n";
+    doc.m_reason = "no accepted record of " + m.m_kernel + " yet: nothing to measure a baseline for";
+    out << "SKIPPED: " << *doc.m_reason << "\n";
     return k_exit_skipped;
   }
-  doc["best"] = best->m_variant;
+  doc.m_best = best->m_variant;
   if (const std::string why = bench_unavailable(m); !why.empty()) {
-    doc["reason"] = why;
+    doc.m_reason = why;
     out << "SKIPPED: " << why << "\n";
     return k_exit_skipped;
   }
@@ -50,7 +51,7 @@ int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, js
         << std::flush;
     const process_result ran = run_process(argv, harness_limits(m, 0.9));
     if (ran.exited(k_harness_skipped)) {
-      doc["reason"] = "the benchmark exited 77 (no device to time on)";
+      doc.m_reason = "the benchmark exited 77 (no device to time on)";
       out << "SKIPPED: the benchmark exited 77 (no device to time on)\n";
       return k_exit_skipped;
     }
@@ -66,9 +67,9 @@ int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, js
   std::filesystem::create_directories(path.parent_path());
   const bool replaced = std::filesystem::exists(path);
   write_json_atomic(path, to_json(b));
-  doc["file"] = path.string();
-  doc["replaced"] = replaced;
-  doc["baseline"] = to_json(b);
+  doc.m_file = path.string();
+  doc.m_replaced = replaced;
+  doc.m_baseline = b;
   out << "\n| shape | median | run-to-run spread | band at threshold " << format_percent(threshold_option(args))
       << " |\n|---|---:|---:|---:|\n";
   for (const baseline_shape& s : b.m_shapes) {
@@ -86,13 +87,12 @@ int run_baseline(const arguments& args, std::ostream& out, std::ostream& err, js
 }  // namespace
 
 int cmd_baseline(const arguments& args, std::ostream& out, std::ostream& err) {
-  json doc = {{"schema_version", 1}, {"kind", "kernelopt.baseline"}, {"kernel", nullptr}, {"best", nullptr},
-              {"reason", nullptr}, {"file", nullptr}, {"replaced", false}, {"baseline", nullptr}};
+  baseline_output doc;
   if (!args.has("--json")) return run_baseline(args, out, err, doc);
   const int code = run_baseline(args, err, err, doc);  // progress on stderr, the document on stdout
-  doc["outcome"] = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
-  doc["exit_code"] = code;
-  out << doc.dump(2) << "\n";
+  doc.m_outcome = code == k_exit_ok ? "ok" : code == k_exit_skipped ? "skipped" : "fail";
+  doc.m_exit_code = code;
+  out << to_json(doc).dump(2) << "\n";
   return code;
 }
 

@@ -1,11 +1,11 @@
 // kopt experience add|list|search|stats|merge: the experience store
 // (kopt/experience/store.hpp), one JSON file per entry.
 #include <algorithm>
-#include <map>
 #include <ostream>
 
 #include "core/format.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/experience/from_record.hpp"
 #include "kopt/experience/store.hpp"
 #include "kopt/records/record_store.hpp"
@@ -45,12 +45,12 @@ void print_entry(std::ostream& out, const experience_entry& e) {
       << e.m_gpu << "  " << e.m_bottleneck_before << " -> " << e.m_bottleneck_after << "\n";
 }
 
-json entries_json(const std::string& action, const std::filesystem::path& store,
-                  const std::vector<const experience_entry*>& entries) {
-  json list = json::array();
-  for (const experience_entry* e : entries) list.push_back(to_json(*e));
-  return {{"schema_version", 1}, {"kind", "kernelopt.experience_list"}, {"action", action},
-          {"store", store.string()}, {"entries", list}};
+void print_added(const arguments& args, const experience_add_output& doc, std::ostream& out) {
+  if (args.has("--json")) {
+    out << to_json(doc).dump(2) << "\n";
+  } else {
+    out << "experience " << doc.m_store << ": " << doc.m_added << " added, " << doc.m_present << " already there\n";
+  }
 }
 
 int add(const arguments& args, std::ostream& out) {
@@ -61,75 +61,53 @@ int add(const arguments& args, std::ostream& out) {
   options.m_repository = args.optional_value("--origin").value_or("");
   options.m_kernel_class = args.optional_value("--kernel-class");
   const record_set records = load_records(m);
-  int added = 0, present = 0;
-  json ids = json::array();
+  experience_add_output doc;
+  doc.m_store = store.string();
   for (const experience_entry& e : entries_of(m, records, options)) {
     const bool is_new = add_experience(store, e);
-    (is_new ? added : present)++;
-    ids.push_back({{"id", e.m_id}, {"variant", e.m_variant}, {"added", is_new}});
+    (is_new ? doc.m_added : doc.m_present)++;
+    doc.m_entries.push_back({e.m_id, e.m_variant, is_new});
     if (!args.has("--json")) out << (is_new ? "added   " : "present ") << e.m_id << "  " << e.m_source.m_record << "\n";
   }
-  if (args.has("--json")) {
-    out << json{{"schema_version", 1}, {"kind", "kernelopt.experience_add"}, {"store", store.string()},
-                {"added", added}, {"present", present}, {"entries", ids}}
-               .dump(2)
-        << "\n";
-  } else {
-    out << "experience " << store.string() << ": " << added << " added, " << present << " already there\n";
-  }
+  print_added(args, doc, out);
   return k_exit_ok;
 }
 
 int merge(const arguments& args, std::ostream& out) {
   const std::filesystem::path store = store_of(args, nullptr);
   if (args.positionals().size() < 2) throw usage_error("experience merge needs one or more store folders to merge");
-  int added = 0, present = 0;
+  experience_add_output doc;
+  doc.m_store = store.string();
   for (std::size_t i = 1; i < args.positionals().size(); ++i) {
     const std::filesystem::path from = args.positionals()[i];
     if (!std::filesystem::is_directory(from)) throw std::runtime_error(from.string() + ": not a folder");
-    for (const experience_entry& e : read_experience(from)) (add_experience(store, e) ? added : present)++;
+    for (const experience_entry& e : read_experience(from)) (add_experience(store, e) ? doc.m_added : doc.m_present)++;
   }
-  if (args.has("--json")) {
-    out << json{{"schema_version", 1}, {"kind", "kernelopt.experience_add"}, {"store", store.string()},
-                {"added", added}, {"present", present}, {"entries", json::array()}}
-               .dump(2)
-        << "\n";
-  } else {
-    out << "experience " << store.string() << ": " << added << " added, " << present << " already there\n";
-  }
+  print_added(args, doc, out);
   return k_exit_ok;
 }
 
 int stats(const arguments& args, const std::filesystem::path& store, const std::vector<experience_entry>& all,
           std::ostream& out) {
-  struct tally { int success = 0, neutral = 0, failure = 0, other = 0; };
-  std::map<std::string, tally> by_method;
-  int shown = 0;
+  experience_stats_output doc;
+  doc.m_store = store.string();
   for (const experience_entry& e : all) {
     if (!matches(e, args)) continue;
-    ++shown;
+    ++doc.m_entries;
     for (const std::string& method : e.m_methods) {
-      tally& t = by_method[method];
-      (e.m_outcome == "success" ? t.success : e.m_outcome == "neutral" ? t.neutral
-                                            : e.m_outcome == "failure" ? t.failure : t.other)++;
+      method_tally& t = doc.m_methods[method];
+      (e.m_outcome == "success" ? t.m_success : e.m_outcome == "neutral" ? t.m_neutral
+                                              : e.m_outcome == "failure" ? t.m_failure : t.m_other)++;
     }
   }
   if (args.has("--json")) {
-    json methods = json::array();
-    for (const auto& [name, t] : by_method) {
-      methods.push_back({{"method", name}, {"success", t.success}, {"neutral", t.neutral}, {"failure", t.failure},
-                         {"other", t.other}});
-    }
-    out << json{{"schema_version", 1}, {"kind", "kernelopt.experience_stats"}, {"store", store.string()},
-                {"entries", shown}, {"methods", methods}}
-               .dump(2)
-        << "\n";
+    out << to_json(doc).dump(2) << "\n";
     return k_exit_ok;
   }
-  out << "experience " << store.string() << ": " << shown << " entries\n";
-  for (const auto& [name, t] : by_method) {
-    out << "  " << name << ": " << t.success << " success, " << t.neutral << " neutral, " << t.failure
-        << " failure" << (t.other ? ", " + std::to_string(t.other) + " other" : std::string()) << "\n";
+  out << "experience " << doc.m_store << ": " << doc.m_entries << " entries\n";
+  for (const auto& [name, t] : doc.m_methods) {
+    out << "  " << name << ": " << t.m_success << " success, " << t.m_neutral << " neutral, " << t.m_failure
+        << " failure" << (t.m_other ? ", " + std::to_string(t.m_other) + " other" : std::string()) << "\n";
   }
   return k_exit_ok;
 }
@@ -168,18 +146,18 @@ int cmd_experience(const arguments& args, std::ostream& out, std::ostream& /*err
   const std::filesystem::path store = store_of(args, m ? &*m : nullptr);
   const std::vector<experience_entry> all = read_experience(store);
   if (action == "stats") return stats(args, store, all, out);
-  std::vector<const experience_entry*> shown;
+  experience_list_output doc{action, store.string(), {}};
   for (const experience_entry& e : all) {
     if (action == "list" ? !args.has("--kernel") || e.m_kernel == args.value("--kernel") : matches(e, args)) {
-      shown.push_back(&e);
+      doc.m_entries.push_back(e);
     }
   }
   if (args.has("--json")) {
-    out << entries_json(action, store, shown).dump(2) << "\n";
+    out << to_json(doc).dump(2) << "\n";
     return k_exit_ok;
   }
-  for (const experience_entry* e : shown) print_entry(out, *e);
-  out << shown.size() << " of " << all.size() << " entries in " << store.string() << "\n";
+  for (const experience_entry& e : doc.m_entries) print_entry(out, e);
+  out << doc.m_entries.size() << " of " << all.size() << " entries in " << store.string() << "\n";
   return k_exit_ok;
 }
 

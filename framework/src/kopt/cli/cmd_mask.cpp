@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record.hpp"
 #include "core/utc.hpp"
@@ -23,14 +24,12 @@ int cmd_mask(const arguments& args, std::ostream& out, std::ostream& err) {
   if (r.m_masked) {
     throw std::runtime_error(path.string() + ": already masked (" + r.m_masked->m_reason + ")");
   }
+  const mask_info masked{args.value("--reason"), utc_now_iso()};
   // Edit the document rather than re-serialize the record: every other byte stays.
-  doc["masked"] = {{"reason", args.value("--reason")}, {"utc", utc_now_iso()}};
+  doc["masked"] = to_json(masked);
   write_json_atomic(path, doc);
   if (args.has("--json")) {
-    out << json{{"schema_version", 1}, {"kind", "kernelopt.mask"}, {"kernel", m.m_kernel}, {"variant", variant},
-                {"record", path.string()}, {"masked", doc["masked"]}}
-               .dump(2)
-        << "\n";
+    out << to_json(mask_output{m.m_kernel, variant, path.string(), masked}).dump(2) << "\n";
     return k_exit_ok;
   }
   out << "masked " << path.string() << ": " << args.value("--reason") << "\n";

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/run/gpu_schedule.hpp"
 
 namespace kopt::cli {
@@ -21,18 +22,12 @@ std::string seconds(double ns) {
 // kernelopt.overlap (docs/formats.md): every run, every overlapping pair.
 int print_json(const std::vector<gpu_interval>& intervals, const std::vector<interval_overlap>& overlaps,
                std::ostream& out) {
-  json runs = json::array();
-  for (const gpu_interval& i : intervals) {
-    runs.push_back({{"file", i.m_file}, {"gpu", i.m_gpu}, {"ctest_allocation", i.m_ctest_allocation},
-                    {"started_unix_ns", i.m_start_ns}, {"finished_unix_ns", i.m_end_ns}});
-  }
-  json pairs = json::array();
+  overlap_output doc;
+  doc.m_runs = intervals;
   for (const interval_overlap& o : overlaps) {
-    pairs.push_back({{"gpu", o.m_first->m_gpu}, {"first", o.m_first->m_file}, {"second", o.m_second->m_file},
-                     {"overlap_s", static_cast<double>(o.m_overlap_ns) / 1e9}});
+    doc.m_overlaps.push_back({o.m_first->m_gpu, o.m_first->m_file, o.m_second->m_file, o.m_overlap_ns});
   }
-  out << json{{"schema_version", 1}, {"kind", "kernelopt.overlap"}, {"runs", runs}, {"overlaps", pairs}}.dump(2)
-      << "\n";
+  out << to_json(doc).dump(2) << "\n";
   return overlaps.empty() ? k_exit_ok : k_exit_fail;
 }
 

@@ -4,6 +4,7 @@
 
 #include "kopt/decide/assemble.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record_store.hpp"
@@ -27,26 +28,25 @@ int cmd_record(const arguments& args, std::ostream& out, std::ostream& err) {
 
   const record r = build_gated_record(m, inputs);
   const bool as_json = args.has("--json");
-  // kernelopt.record_written (docs/formats.md): what was written, the decision.
-  json doc = {{"schema_version", 1}, {"kind", "kernelopt.record_written"}, {"kernel", m.m_kernel},
-              {"variant", r.m_variant}, {"outcome", "skipped"}, {"reason", nullptr}, {"record", nullptr},
-              {"decision", nullptr}, {"gate", nullptr}};
+  record_output doc;  // kernelopt.record_written: what was written, the decision
+  doc.m_kernel = m.m_kernel;
+  doc.m_variant = r.m_variant;
   if (r.m_correctness.m_status == "skipped") {
     err << "kopt record: not recording " << m.m_kernel << "/" << r.m_variant << ": correctness skipped ("
         << r.m_correctness.m_skip_reason << "); a record without measurements is worthless\n";
-    doc["reason"] = "correctness skipped (" + r.m_correctness.m_skip_reason + ")";
-    if (as_json) out << doc.dump(2) << "\n";
+    doc.m_reason = "correctness skipped (" + r.m_correctness.m_skip_reason + ")";
+    if (as_json) out << to_json(doc).dump(2) << "\n";
     return k_exit_skipped;
   }
   const std::filesystem::path path = m.record_path(r.m_variant);
   write_json_new(path, to_json(r));
   if (as_json) {
     record_experience(m, r.m_variant, err);
-    doc["outcome"] = r.m_gate.m_decision;
-    doc["record"] = path.string();
-    doc["decision"] = r.m_gate.m_decision;
-    doc["gate"] = to_json(r.m_gate);
-    out << doc.dump(2) << "\n";
+    doc.m_outcome = r.m_gate.m_decision;
+    doc.m_record = path.string();
+    doc.m_decision = r.m_gate.m_decision;
+    doc.m_gate = r.m_gate;
+    out << to_json(doc).dump(2) << "\n";
   } else {
     out << "recorded " << path.string() << "\n" << render_gate_text(m.m_kernel, r.m_variant, r.m_gate);
     record_experience(m, r.m_variant, out);

@@ -7,6 +7,7 @@
 #include "core/format.hpp"
 #include "core/version.hpp"
 #include "kopt/cli/commands.hpp"
+#include "kopt/cli/json_output.hpp"
 #include "kopt/scale/shard/shard_plan.hpp"
 #include "kopt/scale/shard/shard_run.hpp"
 #include "kopt/scale/shard/suite.hpp"
@@ -49,15 +50,7 @@ int list(const arguments& args, std::ostream& out) {
   const std::vector<std::string> units = scale::units_of_shard(s.unit_names(), spec.m_index, spec.m_count);
   const std::string format = args.optional_value("--format").value_or("lines");
   if (format == "json") {
-    out << json{{"schema_version", 1},
-                {"kind", "kernelopt.shard_list"},
-                {"shard", {{"index", spec.m_index}, {"count", spec.m_count}, {"assignment", scale::k_assignment},
-                           {"index_source", spec.m_index_source}}},
-                {"suite_sha256", s.m_sha256},
-                {"suite_units", s.m_units.size()},
-                {"units", units},
-                {"ctest_regex", ctest_regex(s, units)}}
-               .dump(2)
+    out << to_json(shard_list_output{spec, s.m_sha256, s.m_units.size(), units, ctest_regex(s, units)}).dump(2)
         << "\n";
   } else if (format == "ctest-regex") {
     out << ctest_regex(s, units) << "\n";

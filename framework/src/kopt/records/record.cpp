@@ -292,9 +292,9 @@ std::optional<std::string> profiled_bottleneck(const record& r) {
   return own->m_bottleneck;
 }
 
+json to_json(const mask_info& masked) { return {{"reason", masked.m_reason}, {"utc", masked.m_utc}}; }
+
 json to_json(const record& r) {
-  json masked = nullptr;
-  if (r.m_masked) masked = {{"reason", r.m_masked->m_reason}, {"utc", r.m_masked->m_utc}};
   json out = {{"schema_version", r.m_schema_version},
           {"kind", k_record_kind},
           {"kernel", r.m_kernel},
@@ -305,7 +305,7 @@ json to_json(const record& r) {
           {"source", to_json(r.m_source)},
           {"created_utc", r.m_created_utc},
           {"kernelopt_version", string_or_null(r.m_kernelopt_version)},
-          {"masked", masked},
+          {"masked", r.m_masked ? to_json(*r.m_masked) : json(nullptr)},
           {"shapes", r.m_shapes},
           {"seeds", r.m_seeds},
           {"tolerance", to_json(r.m_tolerance)},

@@ -128,6 +128,8 @@ struct mask_info {
   std::string m_reason;
   std::string m_utc;
 };
+// `{reason, utc}`: a record's `masked`, and kopt mask's output.
+[[nodiscard]] json to_json(const mask_info& masked);
 
 // A step that crashed, aborted or timed out: the record is made anyway,
 // with whatever evidence there was, and the gate's `run` rule rejects it.
