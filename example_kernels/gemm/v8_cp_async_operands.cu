@@ -196,7 +196,8 @@ struct Tile {
   static constexpr int kBChunksPerThread = kBlockK * kBRowChunks / kWarpgroup;
   static_assert(kBlockN % kBoxN == 0 && kStages >= 3 && kSmemBytes <= kSmemLimit);
   static_assert(kLag >= 1);
-  static_assert(kBlockK * kBRowChunks % kWarpgroup == 0, "B chunks split evenly over the producers");
+  static_assert(kBlockK * kBRowChunks % kWarpgroup == 0,
+                "B chunks split evenly over the producers");
   // Every tile starts on buffer 0, so buffer indices are compile-time.
   static_assert(kChunks % kCBuffers == 0);
 };
@@ -204,37 +205,29 @@ struct Tile {
 // cp.async of A (K-major, 128 rows x 64 K): thread t copies chunk t % 8 of
 // rows t / 8 + 16 i (i = 0..7). A warp covers 4 whole rows (4 x 128 bytes of
 // global memory, 512 contiguous bytes of shared memory: no bank conflicts),
-// and a thread's swizzle key (row % 8) and chunk never change.
-constexpr int kARowStep = kWarpgroup / kRowChunks;  // 16
-constexpr int kAChunksPerThread = kBlockM / kARowStep;  // 8
-static_assert(kWarpgroup % kRowChunks == 0 && kBlockM % kARowStep == 0 && kARowStep % 8 == 0,
-              "A: a thread's swizzle key stays fixed across its rows");
-
-__device__ __forceinline__ void load_a_cp_async(std::uint32_t a_stage,
-                                                const __nv_bfloat16* __restrict__ A, int lda,
-                                                int M, int K, int m0, int k0, int tid) {
-  const int chunk = tid % kRowChunks;
-  const int row0 = tid / kRowChunks;
-  const int k = k0 + chunk * kChunkElems;
-  const bool k_in = k < K;
-  const __nv_bfloat16* src = A + static_cast<std::int64_t>(m0 + row0) * lda + k;
-  const std::uint32_t dst = a_stage + sw128_offset(static_cast<std::uint32_t>(row0),
-                                                   static_cast<std::uint32_t>(chunk));
-#pragma unroll
-  for (int i = 0; i < kAChunksPerThread; ++i) {
-    const bool in = k_in && m0 + row0 + i * kARowStep < M;
-    // Out-of-range chunks read nothing; A itself is a valid address.
-    cp_async_16_or_zero(dst + i * kARowStep * 128,
-                        in ? src + static_cast<std::int64_t>(i) * kARowStep * lda : A, in);
+// and a thread's swizzle key (row % 8) and chunk never change, so its i-th
+// destination is its first plus i x 16 rows.
+struct ACopy {
+  static constexpr int kRowStep = kWarpgroup / kRowChunks;    // 16
+  static constexpr int kPasses = kBlockM / kRowStep;          // 8
+  static constexpr int kPassBytes = kRowStep * 128;           // destination step
+  static_assert(kWarpgroup % kRowChunks == 0 && kBlockM % kRowStep == 0 && kRowStep % 8 == 0,
+                "A: a thread's swizzle key stays fixed across its rows");
+  __host__ __device__ static constexpr int row(int tid) { return tid / kRowChunks; }
+  __host__ __device__ static constexpr int chunk(int tid) { return tid % kRowChunks; }
+  // Byte offset in the A stage of the thread's first chunk.
+  __host__ __device__ static constexpr std::uint32_t dst(int tid) {
+    return sw128_offset(static_cast<std::uint32_t>(row(tid)),
+                        static_cast<std::uint32_t>(chunk(tid)));
   }
-}
+};
 
 // cp.async of B (MN-major, 64 K-rows x kBlockN): chunk index j = tid + 128 i
-// of the stage is chunk j % kBRowChunks of K-row j / kBRowChunks, i.e. a warp
+// of the stage is chunk j % kRowChunks of K-row j / kRowChunks, i.e. a warp
 // copies 32 consecutive chunks of a row (512 contiguous bytes of global
 // memory). Column chunk g lies in box g / 8 (64 columns) as chunk g % 8 of
-// that box's row. The passes repeat with a period of kBPhases passes
-// (kBPeriodRows K-rows, a multiple of 8, so a thread's columns and swizzle
+// that box's row. The passes repeat with a period of kPhases passes
+// (kPeriodRows K-rows, a multiple of 8, so a thread's columns and swizzle
 // keys repeat): the addresses of one period are computed once, the others
 // are constant offsets from them (fewer live registers in the producer).
 template <int kBlockN>
@@ -245,12 +238,89 @@ struct BCopy {
     while ((p * kWarpgroup) % kRowChunks != 0 || (p * kWarpgroup / kRowChunks) % 8 != 0) ++p;
     return p;
   }
-  static constexpr int kPhases = phases();                                 // 2 at 256, 3 at 192
-  static constexpr int kPeriodRows = kPhases * kWarpgroup / kRowChunks;    // 8 at 256, 16 at 192
-  static constexpr int kPeriods = kBlockK / kPeriodRows;                   // 8 at 256, 4 at 192
+  static constexpr int kPhases = phases();                               // 2 at 256, 3 at 192
+  static constexpr int kPeriodRows = kPhases * kWarpgroup / kRowChunks;  // 8 at 256, 16 at 192
+  static constexpr int kPeriods = kBlockK / kPeriodRows;                 // 8 at 256, 4 at 192
+  static constexpr int kPeriodBytes = kPeriodRows * 128;                 // destination step
   static_assert(kBlockK % kPeriodRows == 0);
   static_assert(kPhases * kPeriods == Tile<kBlockN>::kBChunksPerThread);
+  __host__ __device__ static constexpr int row(int tid, int ph) {
+    return (tid + ph * kWarpgroup) / kRowChunks;  // constant divisor: multiply and shift
+  }
+  __host__ __device__ static constexpr int col_chunk(int tid, int ph) {
+    return tid + ph * kWarpgroup - row(tid, ph) * kRowChunks;
+  }
+  // Byte offset in the B stage of the thread's chunk of phase ph, period 0.
+  __host__ __device__ static constexpr std::uint32_t dst(int tid, int ph) {
+    return static_cast<std::uint32_t>(col_chunk(tid, ph) / ::kRowChunks * kBBoxBytes) +
+           sw128_offset(static_cast<std::uint32_t>(row(tid, ph)),
+                        static_cast<std::uint32_t>(col_chunk(tid, ph) % ::kRowChunks));
+  }
 };
+
+// The copies above, checked at compile time against TMA's layout of the same
+// stage: every 16-byte chunk of the tile is copied exactly once, to where
+// SWIZZLE_128B puts it (A: one box of 128 rows; B: boxes of 64 columns,
+// kBBoxBytes apart), including the periodic offsets the loaders add.
+constexpr bool a_copy_is_tma_layout() {
+  bool seen[kBlockM * kRowChunks] = {};
+  for (int tid = 0; tid < kWarpgroup; ++tid)
+    for (int i = 0; i < ACopy::kPasses; ++i) {
+      const int r = ACopy::row(tid) + i * ACopy::kRowStep;
+      const int c = ACopy::chunk(tid);
+      const std::uint32_t d = ACopy::dst(tid) + static_cast<std::uint32_t>(i * ACopy::kPassBytes);
+      if (r >= kBlockM || seen[r * kRowChunks + c]) return false;
+      seen[r * kRowChunks + c] = true;
+      if (d != sw128_by_address_bits(static_cast<std::uint32_t>(r * 128 + c * 16))) return false;
+    }
+  for (bool s : seen)
+    if (!s) return false;
+  return true;
+}
+
+template <int kBlockN>
+constexpr bool b_copy_is_tma_layout() {
+  using C = BCopy<kBlockN>;
+  bool seen[kBlockK * C::kRowChunks] = {};
+  for (int tid = 0; tid < kWarpgroup; ++tid)
+    for (int ph = 0; ph < C::kPhases; ++ph)
+      for (int p = 0; p < C::kPeriods; ++p) {
+        const int r = C::row(tid, ph) + p * C::kPeriodRows;
+        const int g = C::col_chunk(tid, ph);
+        const std::uint32_t d = C::dst(tid, ph) + static_cast<std::uint32_t>(p * C::kPeriodBytes);
+        if (r >= kBlockK || g >= C::kRowChunks || seen[r * C::kRowChunks + g]) return false;
+        seen[r * C::kRowChunks + g] = true;
+        const int box = g / kRowChunks;  // 64-column TMA box
+        const std::uint32_t tma = static_cast<std::uint32_t>(box * kBBoxBytes) +
+                                  sw128_by_address_bits(static_cast<std::uint32_t>(
+                                      r * 128 + (g % kRowChunks) * 16));
+        if (d != tma) return false;
+      }
+  for (bool s : seen)
+    if (!s) return false;
+  return true;
+}
+
+static_assert(a_copy_is_tma_layout(), "cp.async of A writes TMA's SWIZZLE_128B layout");
+static_assert(b_copy_is_tma_layout<256>() && b_copy_is_tma_layout<192>(),
+              "cp.async of B writes TMA's SWIZZLE_128B layout");
+
+__device__ __forceinline__ void load_a_cp_async(std::uint32_t a_stage,
+                                                const __nv_bfloat16* __restrict__ A, int lda,
+                                                int M, int K, int m0, int k0, int tid) {
+  const int row0 = ACopy::row(tid);
+  const int k = k0 + ACopy::chunk(tid) * kChunkElems;
+  const bool k_in = k < K;
+  const __nv_bfloat16* src = A + static_cast<std::int64_t>(m0 + row0) * lda + k;
+  const std::uint32_t dst = a_stage + ACopy::dst(tid);
+#pragma unroll
+  for (int i = 0; i < ACopy::kPasses; ++i) {
+    const bool in = k_in && m0 + row0 + i * ACopy::kRowStep < M;
+    // Out-of-range chunks read nothing (zero-fill); A itself is a valid address.
+    cp_async_16_or_zero(dst + i * ACopy::kPassBytes,
+                        in ? src + static_cast<std::int64_t>(i) * ACopy::kRowStep * lda : A, in);
+  }
+}
 
 template <int kBlockN>
 __device__ __forceinline__ void load_b_cp_async(std::uint32_t b_stage,
@@ -259,20 +329,15 @@ __device__ __forceinline__ void load_b_cp_async(std::uint32_t b_stage,
   using C = BCopy<kBlockN>;
 #pragma unroll
   for (int ph = 0; ph < C::kPhases; ++ph) {
-    const int j = tid + ph * kWarpgroup;
-    const int row = j / C::kRowChunks;  // constant divisor: multiply and shift
-    const int g = j - row * C::kRowChunks;
-    const int n = n0 + g * kChunkElems;
+    const int row = C::row(tid, ph);
+    const int n = n0 + C::col_chunk(tid, ph) * kChunkElems;
     const bool n_in = n < N;
-    const std::uint32_t dst =
-        b_stage + (g / kRowChunks) * kBBoxBytes +
-        sw128_offset(static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(g % kRowChunks));
+    const std::uint32_t dst = b_stage + C::dst(tid, ph);
     const __nv_bfloat16* src = B + static_cast<std::int64_t>(k0 + row) * ldb + n;
 #pragma unroll
     for (int p = 0; p < C::kPeriods; ++p) {
       const bool in = n_in && k0 + row + p * C::kPeriodRows < K;
-      // Same swizzle key (row % 8) in every period: kPeriodRows rows of 128 bytes on.
-      cp_async_16_or_zero(dst + p * C::kPeriodRows * 128,
+      cp_async_16_or_zero(dst + p * C::kPeriodBytes,
                           in ? src + static_cast<std::int64_t>(p) * C::kPeriodRows * ldb : B, in);
     }
   }
