@@ -11,9 +11,10 @@
 //                       threads of the producer warpgroup, whatever the pitch.
 //
 // This file is a copy of v6_tma_store_epilogue.cu (which stays as recorded:
-// its bytes are in v6's source hash) with the producer and the host entry
-// changed; the consumers, the epilogue, the tile order and the tile-width
-// rule are v6's, unchanged. See v5_wgmma_tma.cu and v6 for why they are so.
+// its bytes are in v6's source hash) with the producer, the host entry and,
+// in points that use cp.async, the setmaxnreg split changed (see
+// Tile::kProducerRegs); the consumers, the epilogue, the tile order and the
+// tile-width rule are v6's, unchanged. See v5_wgmma_tma.cu and v6 for why they are so.
 //
 // Why: at 2000x3000x1000 the row pitches of A (2000 B) and B (6000 B) are not
 // multiples of 128 B, so every 128-byte TMA box row straddles two L2 lines
