@@ -29,9 +29,13 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # two runs can straddle an hour), numbers (times, ratios) and the unit a
 # time was printed in masked (the same work takes 900 us in one run, 1.1 ms
 # in the next); identifiers such as v1_p5 kept.
+# Numbers, times and the measurement flags (how noisy or throttled a timing
+# was, formats/bench_result.cpp) differ from run to run; the rest may not.
 masked() {
   sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?Z?/TIME/g' \
-    -e 's/(^|[^A-Za-z_0-9])[0-9][0-9.e+-]*/\1#/g' -e 's/# (ns|us|µs|ms|s)([^A-Za-z]|$)/# t\2/g' "$1"
+    -e 's/(^|[^A-Za-z_0-9])[0-9][0-9.e+-]*/\1#/g' -e 's/# (ns|us|µs|ms|s)([^A-Za-z]|$)/# t\2/g' \
+    -e 's/(clock_disagreement|throttled|noise_above_bound|launch_not_hidden)( \(# of # shapes\))?([,;] )?//g' \
+    -e 's/ +/ /g' "$1"
 }
 
 echo "== the points are units: every shard lists its share, together each point once"
