@@ -371,15 +371,6 @@ function(_kernel_opt_add_impl fn role kernel name)
     _kernel_opt_static_keywords(${fn} ${kernel} ${name})
     _kernel_opt_parse_methods(${fn} ${kernel} ${name} methods switches)
     _kernel_opt_set(${kernel} IMPL_${name}_SWITCHES "${switches}")
-    if(DEFINED arg_PARAMS AND NOT switches STREQUAL "")
-      # An ablation of a family would be a family of its own (every point
-      # without the method), which neither kopt ablate nor kopt sweep models.
-      list(GET switches 0 first_switch)
-      _kernel_opt_fail(${fn} ${kernel} "variant '${name}' is a family (PARAMS) and switches METHODS ('${first_switch}'); a family cannot be ablated"
-        KEY METHODS "${arg_METHODS}"
-        KEY PARAMS "${arg_PARAMS}"
-        HINT "name the family's methods without =<MACRO>, or ablate a variant that is not a family (docs/sweeps.md)")
-    endif()
     _kernel_opt_parse_family(${fn} ${kernel} ${name})
     list(APPEND variants "${name}")
     _kernel_opt_set(${kernel} VARIANTS "${variants}")

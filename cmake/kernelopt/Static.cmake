@@ -127,9 +127,12 @@ function(_kernel_opt_static_tests kernel)
   # The ablated builds too: kopt ablate looks for each method's signature in them.
   _kernel_opt_get(ablations ${kernel} ABLATIONS_BUILT)
   foreach(variant IN LISTS variants ablations)
-    if(TARGET ${kernel}_kopt_${variant})
-      target_compile_options(${kernel}_kopt_${variant} PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-lineinfo>)
-    endif()
+    _kernel_opt_code_targets(targets ${kernel} ${variant})
+    foreach(target IN LISTS targets)
+      if(TARGET ${target})
+        target_compile_options(${target} PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-lineinfo>)
+      endif()
+    endforeach()
   endforeach()
   if(NOT TARGET KernelOpt::kopt)
     return()
@@ -143,11 +146,6 @@ function(_kernel_opt_static_tests kernel)
   endif()
   foreach(variant IN LISTS variants)
     _kernel_opt_get(skip ${kernel} IMPL_${variant}_SKIP_REASON)
-    _kernel_opt_get(points ${kernel} IMPL_${variant}_POINTS)
-    if(skip STREQUAL "" AND NOT points STREQUAL "")
-      # The family's module is its dispatch; the kernels are in its points.
-      set(skip "family ${variant}: its machine code is in its points, which have no static test yet")
-    endif()
     if(NOT skip STREQUAL "")
       _kernel_opt_skipped_test(${kernel}.static.${variant} "not built: ${skip}")
       set_tests_properties(${kernel}.static.${variant} PROPERTIES LABELS "kernel-opt;static;${kernel}")
@@ -182,11 +180,20 @@ function(_kernel_opt_static_tests kernel)
     endif()
     # The same check, for `kopt optimize` (manifest: variants[].static_args).
     _kernel_opt_set(${kernel} IMPL_${variant}_STATIC_ARGS "${tool_args};${check_args}")
+    _kernel_opt_code_targets(targets ${kernel} ${variant})
+    # One argument, expanded once the expressions are (COMMAND_EXPAND_LISTS).
+    set(objects "")
+    foreach(target IN LISTS targets)
+      if(NOT objects STREQUAL "")
+        string(APPEND objects ";")
+      endif()
+      string(APPEND objects "--objects;$<JOIN:$<TARGET_OBJECTS:${target}>,;--objects;>")
+    endforeach()
     add_test(NAME ${kernel}.static.${variant}
       COMMAND $<TARGET_FILE:KernelOpt::kopt> static
               --manifest "${bin}/manifest.json"
               --variant ${variant}
-              "--objects;$<JOIN:$<TARGET_OBJECTS:${kernel}_kopt_${variant}>,;--objects;>"
+              "${objects}"
               --out "${bin}/results/static.${variant}.json"
               ${tool_args}
               ${check_args}
@@ -196,4 +203,28 @@ function(_kernel_opt_static_tests kernel)
       SKIP_RETURN_CODE 77
       TIMEOUT ${timeout})
   endforeach()
+endfunction()
+
+# The targets whose objects hold the machine code of implementation <name>:
+# its module; for a family, its champion points (its module is the dispatch),
+# and for a family's ablation <v>__no_<m>, those champions built without <m>.
+# Without a selection a family has no dispatch, and its static test skips.
+function(_kernel_opt_code_targets out kernel name)
+  _kernel_opt_get(champions ${kernel} IMPL_${name}_CHAMPIONS)
+  if(champions STREQUAL "")
+    set(${out} ${kernel}_kopt_${name} PARENT_SCOPE)
+    return()
+  endif()
+  set(suffix "")
+  _kernel_opt_get(switch ${kernel} IMPL_${name}_SWITCH)
+  if(NOT switch STREQUAL "")
+    string(REGEX MATCH "^[^=]*" method "${switch}")
+    set(suffix "__no_${method}")
+  endif()
+  list(REMOVE_DUPLICATES champions)
+  set(targets "")
+  foreach(point IN LISTS champions)
+    list(APPEND targets ${kernel}_kopt_${point}${suffix})
+  endforeach()
+  set(${out} ${targets} PARENT_SCOPE)
 endfunction()

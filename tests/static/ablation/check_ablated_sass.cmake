@@ -2,7 +2,9 @@
 # the switch of static_ablate v0 compiled both ways by nvcc. The ablated
 # module is outside ALL: build it here, then `kopt static` finds SHFL in the
 # variant and not in the ablated build (the check kopt ablate makes).
-#   cmake -DKOPT=... -DCMAKE=... -DBUILD=<build tree> -DMANIFEST=... -DCUOBJDUMP=... -DWORK=... -P check_ablated_sass.cmake
+# static.ablation_family_nvcc: the same for a family whose champion is
+# POINT: the manifest's objects are that point's and its ablated build's.
+#   cmake -DKOPT=... -DCMAKE=... -DBUILD=<build tree> -DMANIFEST=... -DCUOBJDUMP=... -DWORK=... [-DPOINT=...] -P check_ablated_sass.cmake
 file(READ "${MANIFEST}" json)
 string(JSON target GET "${json}" variants 0 switches 0 target)
 string(JSON n LENGTH "${json}" variants 0 switches 0 objects)
@@ -11,6 +13,15 @@ if(NOT n EQUAL 1)
 endif()
 string(JSON ablated GET "${json}" variants 0 switches 0 objects 0)
 string(JSON variant GET "${json}" variants 0 static objects 0)
+if(DEFINED POINT)
+  foreach(pair IN ITEMS "variant;${POINT}.dir" "ablated;${POINT}__no_warp_shuffle.dir")
+    list(GET pair 0 which)
+    list(GET pair 1 dir)
+    if(NOT "${${which}}" MATCHES "_kopt_${dir}/")
+      message(FATAL_ERROR "the ${which} object ${${which}} is not the champion's (${dir})")
+    endif()
+  endforeach()
+endif()
 execute_process(COMMAND "${CMAKE}" --build "${BUILD}" --target ${target} RESULT_VARIABLE built OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "cannot build ${target}:\n${out}${err}")
