@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kopt/records/record.hpp"
+#include "kopt/report/report_model.hpp"
 
 namespace kopt::test {
 namespace {
@@ -40,6 +41,18 @@ TEST(ablation, round_trips_through_json) {
   ASSERT_NE(back.find("loop_interchange"), nullptr);
   EXPECT_EQ(back.find("loop_interchange")->m_failure, "build");
   EXPECT_EQ(back.find("swizzle"), nullptr);
+}
+
+TEST(ablation, a_family_names_the_point_that_served_each_shape) {
+  ablation_result a = sample();
+  a.m_methods[0].m_shapes[0].m_point = "v1_p5";
+  const json doc = to_json(a);
+  EXPECT_EQ(doc["methods"][0]["shapes"][0]["point"], "v1_p5");
+  EXPECT_TRUE(to_json(sample())["methods"][0]["shapes"][0]["point"].is_null()) << "a variant that is not a family has none";
+  const ablation_result back = ablation_from_json(json_reader(doc, "r.json"));
+  EXPECT_EQ(back.m_methods[0].m_shapes[0].m_point, "v1_p5");
+  EXPECT_NE(render_ablation_markdown(back).find("| n=1 (v1_p5) |"), std::string::npos) << render_ablation_markdown(back);
+  EXPECT_NE(render_ablation_html(back).find("<td>n=1 (v1_p5)</td>"), std::string::npos);
 }
 
 TEST(ablation, an_unknown_class_names_the_field) {

@@ -63,6 +63,16 @@ std::optional<ablation_result> ablate_recorded(const manifest& m, const record& 
   const std::vector<timing_point> points =
       measured.m_bench_dir.empty() ? std::vector<timing_point>{} : load_timing_points(measured.m_bench_dir);
   result.m_methods = compute_attribution(r.m_variant, points, measured.m_outcomes, threshold);
+  if (r.m_dispatch) {
+    // A family: each shape's time is its champion's, with and without the method.
+    for (ablation_method& method : result.m_methods) {
+      for (ablation_shape& shape : method.m_shapes) {
+        for (const served_shape& served : r.m_dispatch->m_served) {
+          if (served.m_shape == shape.m_shape) shape.m_point = served.m_point;
+        }
+      }
+    }
+  }
   const std::filesystem::path path = m.record_path(r.m_variant);
   write_record_ablation(path, result);
   out << "\n" << render_ablation_markdown(result) << "\nwritten into " << path.string() << "\n";

@@ -34,6 +34,7 @@ const std::vector<field_doc> k_shape_fields = {
     {"noise", "number | null", "combined relative noise of the two medians"},
     {"p_value", "number | null", "the U test's p, with 9 or more repetitions a side"},
     {"verdict", "string", "`kopt compare`'s verdict of without against with (`SLOWER`: the method helps)"},
+    {"point", "string | null", "a family's champion point that served the shape, with and without the method; null for a variant that is not a family"},
 };
 
 json optional_text(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
@@ -57,14 +58,16 @@ json to_json(const ablation_result& a) {
   for (const ablation_method& m : a.m_methods) {
     json shapes = json::array();
     for (const ablation_shape& s : m.m_shapes) {
-      shapes.push_back({{"shape", s.m_shape},
-                        {"with_ns", s.m_with_ns},
-                        {"without_ns", s.m_without_ns},
-                        {"attribution_ns", s.m_attribution_ns},
-                        {"change", s.m_change},
-                        {"noise", number_or_null(s.m_noise)},
-                        {"p_value", number_or_null(s.m_p_value)},
-                        {"verdict", s.m_verdict}});
+      json shape = {{"shape", s.m_shape},
+                    {"with_ns", s.m_with_ns},
+                    {"without_ns", s.m_without_ns},
+                    {"attribution_ns", s.m_attribution_ns},
+                    {"change", s.m_change},
+                    {"noise", number_or_null(s.m_noise)},
+                    {"p_value", number_or_null(s.m_p_value)},
+                    {"verdict", s.m_verdict},
+                    {"point", optional_text(s.m_point)}};
+      shapes.push_back(std::move(shape));
     }
     methods.push_back({{"method", m.m_method},
                        {"macro", m.m_macro},
@@ -121,6 +124,7 @@ ablation_result ablation_from_json(const json_reader& node) {
       shape.m_noise = optional_number(s, "noise");
       shape.m_p_value = optional_number(s, "p_value");
       shape.m_verdict = s.at("verdict").as_string();
+      if (s.has("point")) shape.m_point = s.at("point").as_string();
       method.m_shapes.push_back(shape);
     }
     a.m_methods.push_back(std::move(method));

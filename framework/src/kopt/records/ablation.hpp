@@ -33,6 +33,9 @@ struct ablation_shape {
   std::optional<double> m_noise;    // combined relative noise of the two medians
   std::optional<double> m_p_value;  // the U test's, with >= 9 repetitions a side
   std::string m_verdict;  // kopt compare's verdict of "without" against "with": SLOWER = the method helps
+  // A family: the champion point that served the shape, with and without
+  // the method (the dispatch's); nullopt for a variant that is not a family.
+  std::optional<std::string> m_point;
 };
 
 struct ablation_method {

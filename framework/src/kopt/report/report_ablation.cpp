@@ -19,6 +19,9 @@ std::string class_text(const ablation_method& m) {
   return m.m_class == k_ablation_failed ? m.m_class + " (" + m.m_failure.value_or("unknown") + ")" : m.m_class;
 }
 
+// The shape, and for a family the champion point that served it.
+std::string shape_text(const ablation_shape& s) { return s.m_point ? s.m_shape + " (" + *s.m_point + ")" : s.m_shape; }
+
 // A Markdown cell: '|' would end it.
 std::string cell(std::string text) {
   for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
@@ -44,7 +47,7 @@ std::string render_ablation_markdown(const ablation_result& a) {
       continue;
     }
     for (const ablation_shape& s : m.m_shapes) {
-      out += "| " + m.m_method + " | " + m.m_class + " | " + s.m_shape + " | " + format_time_ns(s.m_with_ns) + " | " +
+      out += "| " + m.m_method + " | " + m.m_class + " | " + shape_text(s) + " | " + format_time_ns(s.m_with_ns) + " | " +
              format_time_ns(s.m_without_ns) + " | " + attribution_text(s.m_attribution_ns) + " | " +
              format_percent(s.m_change, true) + " | " + noise_text(s.m_noise) + " | " + s.m_verdict + " |\n";
     }
@@ -71,7 +74,7 @@ std::string render_ablation_html(const ablation_result& a) {
     }
     const char* cls = m.m_class == k_ablation_effective ? "ACCEPT" : nullptr;
     for (const ablation_shape& s : m.m_shapes) {
-      out += "<tr>" + td(m.m_method) + td(m.m_class, cls) + td(s.m_shape) + td(format_time_ns(s.m_with_ns), "num") +
+      out += "<tr>" + td(m.m_method) + td(m.m_class, cls) + td(shape_text(s)) + td(format_time_ns(s.m_with_ns), "num") +
              td(format_time_ns(s.m_without_ns), "num") + td(attribution_text(s.m_attribution_ns), "num") +
              td(format_percent(s.m_change, true), "num") + td(noise_text(s.m_noise), "num") + td(s.m_verdict) +
              "</tr>\n";
