@@ -50,6 +50,66 @@
 //   do only once stage i - kStages + 1 is full (they release a stage after
 //   the next one's wgmmas are issued), i.e. once the producer has signalled
 //   it, which it does at stage i - kStages + 1 + kLag <= i - 1.
+//
+// Method switches (ablation, docs/ablation.md). Each macro is 1 unless the
+// build defines it; the build with all four at 1 compiles to the same SASS
+// as before the switches existed (nvcc 13.0, all 9 points). Each 0 branch is
+// the same kernel without that one method, correct on every shape. The
+// expected worths below are reasoning, NOT measurements: no ablation of v8
+// has run yet.
+//
+// - KOPT_GEMM8_SETMAXNREG (setmaxnreg). On: the producer warpgroup gives
+//   registers back (setmaxnreg.dec to Tile::kProducerRegs) and the
+//   consumers take them (.inc to kConsumerRegs). Off: no setmaxnreg; every
+//   thread keeps the 168 registers __launch_bounds__(384, 1) gives. ptxas
+//   says the consumers never needed more: off, the kernel takes 154
+//   registers at N = 256 and 122 at N = 192 with no spills on any point,
+//   and on, the highest register in the SASS is the same (R150 / R118); the
+//   cp.async producer that spilled at 40 has 168. Occupancy is 1 CTA per SM
+//   either way (launch bounds, ~200 KB of shared memory). Expected:
+//   ineffective, within 1 % on every shape of H100 and H200; it would pay
+//   only with more accumulators per consumer thread than 168 registers
+//   hold (e.g. 2 x m64n256 per warpgroup). SASS: USETMAXREG.
+// - KOPT_GEMM8_WGMMA_OVERLAP (wgmma_overlap). On: a consumer commits a
+//   stage's 4 wgmmas and waits only until the previous stage's group is
+//   done (wgmma.wait_group 1) before releasing that stage, so it waits for
+//   the next full barrier and issues the next wgmmas while the tensor cores
+//   still run this stage. Off: wgmma.wait_group 0 after every stage, which
+//   is then released at once: the warpgroup's wgmma queue drains every
+//   k-step (the release comes one stage sooner, which only loosens the
+//   deadlock bound above). Expected: a few %. Each warpgroup's stage is
+//   64x256x64 MACs, ~512 tensor-core cycles of an SM to itself (989
+//   TFLOP/s / 132 SMs / 1.83 GHz ~ 4 kFLOP per cycle); both warpgroups
+//   queue their stage at once, so while one re-arms (wait, try_wait,
+//   descriptors, issue: ~100-200 cycles) the other's queued wgmmas mostly
+//   keep the tensor cores busy. 4096^3 and 8192x1024x4096 1-5 % slower
+//   without; 2000x3000x1000, whose consumers wait on operands, 0-3 %.
+//   SASS: WARPGROUP.DEPBAR.LE gsb0, 0x1 (0x0 remains off).
+// - KOPT_GEMM8_RASTER (cache_blocking: the tile order as L2 blocking). On:
+//   TileOrder walks groups of kGroupRows = 2048 rows of C (16 tile rows)
+//   down the rows first. Off: row-major over the tiles. Expected:
+//   ineffective (within 2 %). At 4096^3 (32 x 16 tiles of 256) a wave of
+//   132 CTAs touches per k-step 16 A blocks + 8.25 B blocks = 520 KB
+//   grouped, 8.25 + 16 = 644 KB row-major: 24 % more DRAM traffic, but
+//   ~0.8 TB/s against 3.35 (H100) / 4.8 (H200) TB/s, and a wave's whole
+//   working set (32-40 MB) fits the 50 MB L2. At 8192x1024x4096 (4 tile
+//   columns) a wave is 33 tile rows x 4 columns in both orders: ~0. At
+//   2000x3000x1000 (16 x 16 tiles of 192: one group, so on is column-major)
+//   a wave touches 454 KB per k-step on, 516 KB off, but all of A and B
+//   (10 MB) stays in L2: ~0.
+//   No robust SASS signature (nvcc 13.0 compiles the group clamp
+//   min(16, ...) to UISETP.LT.AND ..., 0x10 or VIMNMX ..., 0x10).
+// - KOPT_GEMM8_TMA_STORE (tma_store). On: v6's epilogue, C staged in shared
+//   memory and written by TMA stores. Off: v5's epilogue, st.global.cs of
+//   float2 straight from the fragment, predicated on M and N; the C staging
+//   stays allocated, so the ring keeps its depth and only the epilogue
+//   changes (the consumers then reach R163 at N = 256, no spills). Expected:
+//   ineffective, within 2 % everywhere: v6's own note measured its staged
+//   epilogue within 1 % of v5's on all three shapes on an H200 (v5's barrier
+//   stall was not the epilogue drain), and stores retire without stalling
+//   the warp while the producer already fills the ring for the next tile.
+//   If anything, 2000x3000x1000 (16 k-steps per tile, so the epilogue
+//   weighs ~4x more than at K = 4096) would show it. SASS: UTMASTG.
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_bf16.h>
@@ -65,6 +125,21 @@
 
 #include "hopper.cuh"
 #include "hopper_epilogue.cuh"
+
+// Method switches for ablation (docs/ablation.md; the header comment says
+// what each one's off branch does). 1 unless the build defines them.
+#ifndef KOPT_GEMM8_SETMAXNREG
+#define KOPT_GEMM8_SETMAXNREG 1
+#endif
+#ifndef KOPT_GEMM8_WGMMA_OVERLAP
+#define KOPT_GEMM8_WGMMA_OVERLAP 1
+#endif
+#ifndef KOPT_GEMM8_RASTER
+#define KOPT_GEMM8_RASTER 1
+#endif
+#ifndef KOPT_GEMM8_TMA_STORE
+#define KOPT_GEMM8_TMA_STORE 1
+#endif
 
 namespace {
 
@@ -346,6 +421,8 @@ __device__ __forceinline__ void load_b_cp_async(std::uint32_t b_stage,
 
 // Tile order shared by producer and consumers: groups of kGroupRows rows of
 // C, down the rows of a group first, then across its columns.
+// KOPT_GEMM8_RASTER 0: row-major over the tiles (across the columns of a
+// tile row, then the next row), the order of a plain 2D grid.
 struct TileOrder {
   int m_tiles;
   int n_tiles;
@@ -355,6 +432,7 @@ struct TileOrder {
   [[nodiscard]] __device__ int count() const { return m_tiles * n_tiles; }
 
   __device__ void coords(int tile, int& m_tile, int& n_tile) const {
+#if KOPT_GEMM8_RASTER
     const int per_group = kGroupM * n_tiles;
     const int group = tile / per_group;
     const int first_m = group * kGroupM;
@@ -362,6 +440,10 @@ struct TileOrder {
     const int in_group = tile - group * per_group;
     m_tile = first_m + in_group % rows;
     n_tile = in_group / rows;
+#else
+    m_tile = tile / n_tiles;
+    n_tile = tile - m_tile * n_tiles;
+#endif
   }
 };
 
@@ -379,7 +461,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     gemm_v8_kernel(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
                    const __grid_constant__ CUtensorMap map_c, const Operands ops, int M, int N,
-                   int K) {
+                   int K, float* const C) {
   using namespace hopper;
   using T = Tile<kBlockN>;
   extern __shared__ std::uint8_t smem_raw[];
@@ -399,7 +481,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     if constexpr (!kACpAsync) prefetch_tensor_map(&map_a);
     if constexpr (!kBCpAsync) prefetch_tensor_map(&map_b);
+#if KOPT_GEMM8_TMA_STORE
     prefetch_tensor_map(&map_c);
+#endif
     // Arrivals per phase: the TMA thread's arrive.expect_tx, every producer
     // thread's arrive after its cp.async group.
     constexpr std::uint32_t kFullArrivals = (kAnyTma ? 1u : 0u) + (kAnyCpAsync ? kWarpgroup : 0u);
@@ -418,7 +502,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (warpgroup == 0) {
     // ---- producer: thread 0 alone with TMA only (v6), all 128 with cp.async ----
+#if KOPT_GEMM8_SETMAXNREG
     setmaxnreg_dec<T::kProducerRegs>();
+#endif
     if (kAnyCpAsync || tid == 0) {
       int stage = 0;
       std::uint32_t phase = 0;
@@ -477,7 +563,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   } else {
     // ---- consumers (v6's, unchanged) ----
+#if KOPT_GEMM8_SETMAXNREG
     setmaxnreg_inc<T::kConsumerRegs>();
+#endif
     const int half = warpgroup - 1;  // which 64 rows of the tile
     const std::uint32_t a_half = a_ring + half * 64 * (kBlockK * 2);
     // Frees a stage: one arrival per consumer warpgroup.
@@ -494,7 +582,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int m0 = m_tile * kBlockM;
       const int n0 = n_tile * kBlockN;
 
+#if KOPT_GEMM8_WGMMA_OVERLAP
       int prev_stage = 0;
+#endif
       for (int kt = 0; kt < k_tiles; ++kt) {
         mbar_wait(full_bar + 8 * stage, phase);
         const std::uint32_t a_addr = a_half + stage * kATileBytes;
@@ -511,18 +601,25 @@ __global__ void __launch_bounds__(kThreads, 1)
           wgmma_m64k16_bf16_tnspb<kBlockN>(acc, desc_a, desc_b, (kt > 0 || kk > 0) ? 1u : 0u);
         }
         wgmma_commit();
+#if KOPT_GEMM8_WGMMA_OVERLAP
         if (kt > 0) {
           wgmma_wait<1>();  // the previous stage's wgmmas have read their operands
           release(prev_stage);
         }
         prev_stage = stage;
+#else
+        wgmma_wait<0>();  // this stage's wgmmas are done: nothing left in flight
+        release(stage);
+#endif
         if (++stage == T::kStages) {
           stage = 0;
           phase ^= 1;
         }
       }
+#if KOPT_GEMM8_WGMMA_OVERLAP
       wgmma_wait<0>();
       release(prev_stage);
+#endif
 #pragma unroll
       for (int i = 0; i < T::kAcc; ++i) fence_operand(acc[i]);
 
@@ -532,6 +629,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // 64x8 box (32-byte rows) that is byte (16w + lane/4) * 32 + 8*(lane%4).
       const int warp = tid / 32;
       const int lane = tid % 32;
+#if KOPT_GEMM8_TMA_STORE
       const std::uint32_t thread_off = (warp * 16 + lane / 4) * (kCBoxCols * 4) + 8 * (lane % 4);
       const std::uint32_t my_staging = c_staging + half * kCStagingBytes;
       const int y = m0 + half * 64;
@@ -561,9 +659,35 @@ __global__ void __launch_bounds__(kThreads, 1)
           bulk_commit_group();
         }
       }
+#else
+      // v5's epilogue: each thread stores its fragment straight to global
+      // memory, two float2 per 8 columns (a warp writes eight full 32-byte
+      // sectors per store), predicated on M and N. The C staging stays
+      // allocated and unused, so the ring has as many stages as with TMA
+      // stores.
+      const int row = m0 + half * 64 + warp * 16 + lane / 4;
+      const int col0 = n0 + 2 * (lane % 4);
+      const bool row_ok = row < M;
+      const bool row8_ok = row + 8 < M;
+      float* c_row = C + static_cast<std::int64_t>(row) * N;
+      float* c_row8 = c_row + static_cast<std::int64_t>(8) * N;
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j) {
+        const int col = col0 + 8 * j;
+        if (col < N) {  // N is a multiple of 8: col < N implies col + 1 < N
+          if (row_ok)
+            __stcs(reinterpret_cast<float2*>(c_row + col), make_float2(acc[4 * j], acc[4 * j + 1]));
+          if (row8_ok)
+            __stcs(reinterpret_cast<float2*>(c_row8 + col),
+                   make_float2(acc[4 * j + 2], acc[4 * j + 3]));
+        }
+      }
+#endif
     }
+#if KOPT_GEMM8_TMA_STORE
     // Shared memory must outlive the reads of the last stores.
     if (tid == 0) bulk_wait_group<0>();
+#endif
   }
 }
 
@@ -702,11 +826,17 @@ void launch(const Operands& ops, float* C, int M, int N, int K, int sms, cudaStr
   CUtensorMap map_b{};
   if constexpr (!kACpAsync) map_a = make_map(ops.a, M, K, ops.lda, kBlockM, kBlockK);
   if constexpr (!kBCpAsync) map_b = make_map(ops.b, K, N, ops.ldb, kBlockK, kBoxN);
+  // C is written through map_c with TMA stores, or through C itself
+  // (KOPT_GEMM8_TMA_STORE 0, which leaves map_c zeroed and unread).
+#if KOPT_GEMM8_TMA_STORE
   const CUtensorMap map_c = make_map_c(C, M, N);
+#else
+  const CUtensorMap map_c{};
+#endif
   const int tiles = ((M + kBlockM - 1) / kBlockM) * ((N + kBlockN - 1) / kBlockN);
   const dim3 grid(static_cast<unsigned>(std::min(tiles, sms)));  // persistent: <= 1 CTA per SM
-  gemm_v8_kernel<kBlockN>
-      <<<grid, kThreads, Tile<kBlockN>::kSmemBytes, stream>>>(map_a, map_b, map_c, ops, M, N, K);
+  gemm_v8_kernel<kBlockN><<<grid, kThreads, Tile<kBlockN>::kSmemBytes, stream>>>(
+      map_a, map_b, map_c, ops, M, N, K, C);
   check(cudaGetLastError(), "gemm_v8_kernel launch");
 }
 
