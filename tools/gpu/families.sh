@@ -9,9 +9,13 @@
 #            kopt merge --manifest, the merged champions against kopt
 #            select's, `kopt overlap` over every benchmark JSON, and
 #            merge --into-records into a scratch folder
+#   ablate   kopt ablate of each of ABLATE (kernel:variant, a family
+#            recorded by the sweep phase, docs/ablation.md "Families"):
+#            each switchable method off in the champions, timed against them
 # Usage: tools/gpu/families.sh BUILD_DIR OUT_DIR PHASE...
 # Environment (defaults): FAMILIES ("gemm:v7 softmax_bf16:v4"),
-#   SHARD_KERNEL (gemm), SHARD_FAMILY (v7), SHARDS (4), JOBS (nproc).
+#   SHARD_KERNEL (gemm), SHARD_FAMILY (v7), SHARDS (4), JOBS (nproc),
+#   ABLATE (gemm:v8), ABLATE_REPETITIONS (3).
 set -uo pipefail
 build=$(cd "$1" && pwd); out=$2; shift 2
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -106,11 +110,25 @@ PY
   tail -5 "$out/install.log"
 }
 
+ablate_phase() {
+  for kv in ${ABLATE:-gemm:v8}; do
+    local k=${kv%%:*} v=${kv##*:} m
+    m=$(manifest_of "$k")
+    stamp "ablate $k/$v"
+    "$kopt" ablate --manifest "$m" --variant "$v" --repetitions "${ABLATE_REPETITIONS:-3}" > "$out/ablate.$k.$v.log" 2>&1
+    echo "ablate $k/$v: exit $?"
+    sed -n '/^| method /,/^$/p' "$out/ablate.$k.$v.log"
+    mkdir -p "$out/records/$k"
+    cp "$(records_of "$k")/$k/$v.json" "$(records_of "$k")/$k/$v.selection.json" "$out/records/$k/" 2>/dev/null
+  done
+}
+
 for phase in "$@"; do
   case $phase in
     sweep) sweep_phase ;;
     shards) shards_phase ;;
-    *) echo "unknown phase $phase (sweep, shards)"; exit 2 ;;
+    ablate) ablate_phase ;;
+    *) echo "unknown phase $phase (sweep, shards, ablate)"; exit 2 ;;
   esac
 done
 stamp done
