@@ -292,6 +292,32 @@ static_assert(std::is_same<decltype(&::@qualified@), ::kopt_generated_@kernel@::
   endif()
 endfunction()
 
+# The module of implementation <name> from its declaration (role, entry,
+# sources, libraries, options), compiled for its BUILD_ARCHS when it has them.
+function(_kernel_opt_declared_module kernel name)
+  _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
+  _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
+  _kernel_opt_get(sources ${kernel} IMPL_${name}_SOURCES)
+  _kernel_opt_get(entry_source ${kernel} IMPL_${name}_ENTRY_SOURCE)
+  _kernel_opt_get(libraries ${kernel} IMPL_${name}_LIBRARIES)
+  _kernel_opt_get(options ${kernel} IMPL_${name}_COMPILE_OPTIONS)
+  _kernel_opt_impl_module(${kernel} ${name} ${role} "${entry}" "${sources}" "${entry_source}"
+    "${libraries}" "${options}")
+  _kernel_opt_get(archs ${kernel} IMPL_${name}_BUILD_ARCHS)
+  if(NOT archs STREQUAL "")
+    set_property(TARGET ${kernel}_kopt_${name} PROPERTY CUDA_ARCHITECTURES "${archs}")
+  endif()
+endfunction()
+
+# An ablated build <to> is compiled for the architectures of what it
+# ablates, <from>, or skipped with its reason.
+function(_kernel_opt_copy_archs kernel from to)
+  foreach(field IN ITEMS SKIP_REASON BUILD_ARCHS RUN_ARCHS)
+    _kernel_opt_get(value ${kernel} IMPL_${from}_${field})
+    _kernel_opt_set(${kernel} IMPL_${to}_${field} "${value}")
+  endforeach()
+endfunction()
+
 # kopt_<k>_signatures.hpp: the entry type of every implementation, from
 # ARGS, DIMS and its DIM_TYPE and STREAM.
 function(_kernel_opt_write_signatures kernel)
@@ -344,18 +370,7 @@ function(_kernel_opt_impl_libraries kernel)
     if(name IN_LIST families)
       continue()  # after its points: its module is the dispatch (Sweep.cmake)
     endif()
-    _kernel_opt_get(role ${kernel} IMPL_${name}_ROLE)
-    _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
-    _kernel_opt_get(sources ${kernel} IMPL_${name}_SOURCES)
-    _kernel_opt_get(entry_source ${kernel} IMPL_${name}_ENTRY_SOURCE)
-    _kernel_opt_get(libraries ${kernel} IMPL_${name}_LIBRARIES)
-    _kernel_opt_get(options ${kernel} IMPL_${name}_COMPILE_OPTIONS)
-    _kernel_opt_impl_module(${kernel} ${name} ${role} "${entry}" "${sources}" "${entry_source}"
-      "${libraries}" "${options}")
-    _kernel_opt_get(archs ${kernel} IMPL_${name}_BUILD_ARCHS)
-    if(NOT archs STREQUAL "")
-      set_property(TARGET ${kernel}_kopt_${name} PROPERTY CUDA_ARCHITECTURES "${archs}")
-    endif()
+    _kernel_opt_declared_module(${kernel} ${name})
   endforeach()
   foreach(name IN LISTS families)
     _kernel_opt_family_dispatch(${kernel} ${name})
