@@ -114,6 +114,13 @@ function(_kernel_opt_family_json out kernel name)
   _kernel_opt_json_set_string(f selection "${selection}")
   _kernel_opt_json_set_string(f sweep_dir "${bin}/sweep/${name}")
   _kernel_opt_json_set_string_or_null(f dispatch "${dispatch}")
+  # The point the built dispatch calls on each declared shape (SHAPES order).
+  _kernel_opt_get(champions ${kernel} IMPL_${name}_CHAMPIONS)
+  if(dispatch STREQUAL "")
+    _kernel_opt_json_set(f champions null)
+  else()
+    _kernel_opt_json_set_strings(f champions ${champions})
+  endif()
   set(${out} "${f}" PARENT_SCOPE)
 endfunction()
 

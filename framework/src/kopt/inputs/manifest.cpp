@@ -81,6 +81,7 @@ const std::vector<field_doc> k_family_fields = {
     {"selection", "string", "`<RECORDS>/<k>/<variant>.selection.json`, written by `kopt select`"},
     {"sweep_dir", "string", "`<build>/kernelopt/<k>/sweep/<variant>`: one result file per point"},
     {"dispatch", "string | null", "the generated dispatch function, null until a selection exists"},
+    {"champions", "array | null", "with a dispatch: the point it calls on each declared shape, in `shapes` order; else null"},
 };
 
 const std::vector<field_doc> k_point_fields = {
@@ -178,7 +179,8 @@ json variant_json(const variant_decl& v) {
                      {"keep_going", f.m_keep_going},
                      {"selection", f.m_selection},
                      {"sweep_dir", f.m_sweep_dir},
-                     {"dispatch", or_null(f.m_dispatch)}};
+                     {"dispatch", or_null(f.m_dispatch)},
+                     {"champions", f.m_champions ? json(*f.m_champions) : json(nullptr)}};
   }
   if (!v.m_switches.empty()) {
     json switches = json::array();
@@ -215,6 +217,12 @@ family_decl read_family(const json_reader& node) {
   f.m_selection = node.at("selection").as_string();
   f.m_sweep_dir = node.at("sweep_dir").as_string();
   f.m_dispatch = optional_string(node, "dispatch");
+  if (node.has("champions")) {
+    f.m_champions = strings(node.at("champions"));
+    for (std::size_t i = 0; i < f.m_champions->size(); ++i) {
+      if (f.point((*f.m_champions)[i]) == nullptr) node.at("champions").at(i).fail("not a point of the family");
+    }
+  }
   return f;
 }
 
@@ -324,7 +332,14 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
       const json_reader st = v.at("static");
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};
     }
-    if (v.has("family")) decl.m_family = read_family(v.at("family"));
+    if (v.has("family")) {
+      decl.m_family = read_family(v.at("family"));
+      if (decl.m_family->m_champions && decl.m_family->m_champions->size() != m.m_shapes.size()) {
+        v.at("family").at("champions").fail("has " + std::to_string(decl.m_family->m_champions->size()) +
+                                            " points; the kernel declares " + std::to_string(m.m_shapes.size()) +
+                                            " shapes");
+      }
+    }
     if (v.has("switches")) {
       const json_reader switches = v.at("switches");
       for (std::size_t j = 0; j < switches.size(); ++j) {

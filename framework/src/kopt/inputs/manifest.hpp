@@ -70,6 +70,8 @@ struct family_decl {
   std::string m_selection;                   // <records>/<k>/<variant>.selection.json
   std::string m_sweep_dir;                   // <build>/kernelopt/<k>/sweep/<variant>
   std::optional<std::string> m_dispatch;     // the generated dispatch function, once selected
+  // With a dispatch: the point it calls on each declared shape, in SHAPES order.
+  std::optional<std::vector<std::string>> m_champions;
 
   [[nodiscard]] const point_decl* point(const std::string& name) const;
 };

@@ -1,5 +1,7 @@
 #include "kopt/records/record_store.hpp"
 
+#include <algorithm>
+
 #include "core/format.hpp"
 #include "kopt/records/evidence.hpp"
 
@@ -56,6 +58,26 @@ std::vector<std::string> staleness(const manifest& m, const record& r, const std
   if (r.m_tolerance != m.m_tolerance) settings.push_back("tolerance");
   if (!r.m_timing_settings.same_as(m.m_timing)) settings.push_back("timing settings");
   if (!settings.empty()) problems.push_back(join(settings, ", ") + " differ from the declaration now");
+  // A family's record timed the dispatch of one selection; a build whose
+  // dispatch calls other points (selected again) runs other code. A build
+  // without the dispatch (other architectures) says nothing either way.
+  const int index = m.variant_index(r.m_variant);
+  if (r.m_dispatch && index >= 0) {
+    const variant_decl& decl = m.m_variants[static_cast<std::size_t>(index)];
+    if (decl.m_family && decl.m_family->m_champions) {
+      std::vector<std::string> changed;
+      for (const served_shape& served : r.m_dispatch->m_served) {
+        const auto at = std::find(m.m_shapes.begin(), m.m_shapes.end(), served.m_shape);
+        if (at == m.m_shapes.end()) continue;  // the shapes differ: said above
+        const std::string& built = (*decl.m_family->m_champions)[static_cast<std::size_t>(at - m.m_shapes.begin())];
+        if (built != served.m_point) changed.push_back(served.m_shape + ": " + served.m_point + " recorded, " + built + " built");
+      }
+      if (!changed.empty()) {
+        problems.push_back("the family's dispatch calls other points now (" + join(changed, "; ") +
+                           "): selected again since the record");
+      }
+    }
+  }
   return problems;
 }
 
