@@ -15,7 +15,6 @@
 # ablates; their names must not be those of declared implementations.
 function(_kernel_opt_ablation_impls kernel)
   _kernel_opt_get(variants ${kernel} VARIANTS)
-  _kernel_opt_get(baselines ${kernel} BASELINES)
   set(ablations "")
   set(ablation_points "")
   set(ablated "")
@@ -29,16 +28,10 @@ function(_kernel_opt_ablation_impls kernel)
       string(REGEX MATCH "^([^=]*)=(.*)$" _ "${switch}")
       set(method "${CMAKE_MATCH_1}")
       set(name "${variant}__no_${method}")
-      if(name IN_LIST variants OR name IN_LIST baselines)
-        _kernel_opt_fail(kernel_opt_add_variant ${kernel} "METHODS entry '${switch}' of variant '${variant}' ablates into '${name}', a declared implementation"
-          KEY METHODS "${switch}"
-          HINT "rename the variant or baseline '${name}': <variant>__no_<method> names the build without <method>")
-      endif()
+      _kernel_opt_declare_ablated(${kernel} "${switch}" "variant '${variant}' ablates" ${variant} ${name}
+        "<variant>__no_<method> names the build without <method>"
+        ROLE ENTRY SOURCES ENTRY_SOURCE LIBRARIES COMPILE_OPTIONS DIM_TYPE STREAM)
       list(APPEND ablations ${name})
-      foreach(field IN ITEMS ROLE ENTRY SOURCES ENTRY_SOURCE LIBRARIES COMPILE_OPTIONS DIM_TYPE STREAM)
-        _kernel_opt_get(value ${kernel} IMPL_${variant}_${field})
-        _kernel_opt_set(${kernel} IMPL_${name}_${field} "${value}")
-      endforeach()
       _kernel_opt_set(${kernel} IMPL_${name}_ABLATES "${variant}")
       _kernel_opt_set(${kernel} IMPL_${name}_SWITCH "${switch}")
       # A family: <variant>__no_<method> is the dispatch over the champion
@@ -48,17 +41,11 @@ function(_kernel_opt_ablation_impls kernel)
       _kernel_opt_get(points ${kernel} IMPL_${variant}_POINTS)
       foreach(point IN LISTS points)
         set(point_name "${point}__no_${method}")
-        if(point_name IN_LIST variants OR point_name IN_LIST baselines)
-          _kernel_opt_fail(kernel_opt_add_variant ${kernel} "METHODS entry '${switch}' of family '${variant}' ablates its point '${point}' into '${point_name}', a declared implementation"
-            KEY METHODS "${switch}"
-            HINT "rename the variant or baseline '${point_name}': <point>__no_<method> names the point's build without <method>")
-        endif()
+        _kernel_opt_declare_ablated(${kernel} "${switch}" "family '${variant}' ablates its point '${point}'" ${point}
+          ${point_name} "<point>__no_<method> names the point's build without <method>"
+          ROLE ENTRY SOURCES ENTRY_SOURCE LIBRARIES COMPILE_OPTIONS DIM_TYPE STREAM CUDA_ARCHITECTURES MIN_CC PARAMS
+          FAMILY)
         list(APPEND ablation_points ${point_name})
-        foreach(field IN ITEMS ROLE ENTRY SOURCES ENTRY_SOURCE LIBRARIES COMPILE_OPTIONS DIM_TYPE STREAM
-                               CUDA_ARCHITECTURES MIN_CC PARAMS FAMILY)
-          _kernel_opt_get(value ${kernel} IMPL_${point}_${field})
-          _kernel_opt_set(${kernel} IMPL_${point_name}_${field} "${value}")
-        endforeach()
         _kernel_opt_set(${kernel} IMPL_${point_name}_POINT_OF "${point}")
       endforeach()
     endforeach()
@@ -66,6 +53,24 @@ function(_kernel_opt_ablation_impls kernel)
   _kernel_opt_set(${kernel} ABLATIONS "${ablations}")
   _kernel_opt_set(${kernel} ABLATION_POINTS "${ablation_points}")
   _kernel_opt_set(${kernel} ABLATED_VARIANTS "${ablated}")
+endfunction()
+
+# Declares the ablated build <to> of <from> (for METHODS entry <switch>):
+# the fields named after <naming> copied from <from>. Stops the configure
+# when <to> is a declared variant or baseline; <subject> and <naming> word
+# the message.
+function(_kernel_opt_declare_ablated kernel switch subject from to naming)
+  _kernel_opt_get(variants ${kernel} VARIANTS)
+  _kernel_opt_get(baselines ${kernel} BASELINES)
+  if(to IN_LIST variants OR to IN_LIST baselines)
+    _kernel_opt_fail(kernel_opt_add_variant ${kernel} "METHODS entry '${switch}' of ${subject} into '${to}', a declared implementation"
+      KEY METHODS "${switch}"
+      HINT "rename the variant or baseline '${to}': ${naming}")
+  endif()
+  foreach(field IN LISTS ARGN)
+    _kernel_opt_get(value ${kernel} IMPL_${from}_${field})
+    _kernel_opt_set(${kernel} IMPL_${to}_${field} "${value}")
+  endforeach()
 endfunction()
 
 # -D<MACRO>=<0|1> for every switch of <variant>: 0 for <off> (a method name,

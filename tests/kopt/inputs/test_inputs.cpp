@@ -1,5 +1,7 @@
 // Every malformed or missing input of `kopt record` stops it with exit 2 and
 // a message naming the file (and the JSON path), and writes nothing.
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "core/json_io.hpp"
@@ -91,6 +93,33 @@ TEST_F(record_inputs_test, missing_keys_name_file_and_path) {
                  "broken.json: /benchmarks: missing");
   expect_refused("--ceilings", patched("ceilings.json", [](json& d) { d.erase("device"); }),
                  "broken.json: /device: missing");
+}
+
+// A family's champions (the point the built dispatch calls per shape) must be
+// its points, one per declared shape.
+TEST_F(record_inputs_test, family_champions_name_file_and_path) {
+  const auto with_family = [this](const std::function<void(json&)>& champions) {
+    return patched(k_manifest, [&](json& d) {
+      json family = {{"params", {"T=1,2"}},
+                     {"constraints", json::array()},
+                     {"max_points", nullptr},
+                     {"space", 2},
+                     {"valid", 2},
+                     {"points", {{{"name", "v1_p0"}, {"params", {"T=1"}}, {"target", "t0"}, {"library", "l0"}},
+                                 {{"name", "v1_p1"}, {"params", {"T=2"}}, {"target", "t1"}, {"library", "l1"}}}},
+                     {"build_command", {"cmake", "--build", "."}},
+                     {"keep_going", json::array()},
+                     {"selection", "s.json"},
+                     {"sweep_dir", "sweep"},
+                     {"dispatch", "softmax_v1_dispatch"}};
+      champions(family);
+      d["variants"][1]["family"] = family;
+    });
+  };
+  expect_refused("--manifest", with_family([](json& f) { f["champions"] = json::array({"v1_p7"}); }),
+                 "broken.json: /variants/1/family/champions/0: not a point of the family");
+  expect_refused("--manifest", with_family([](json& f) { f["champions"] = json::array({"v1_p1"}); }),
+                 "broken.json: /variants/1/family/champions: has 1 points; the kernel declares");
 }
 
 TEST_F(record_inputs_test, wrong_types_name_file_and_path) {
