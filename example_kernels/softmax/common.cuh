@@ -1,8 +1,8 @@
 // Device helpers shared by the softmax variants (f32 and bf16).
 //
-// Everything here has internal linkage (anonymous namespace): each .cu that
-// includes this header gets its own copy (each variant is its own module
-// anyway).
+// Everything here has internal linkage (anonymous namespace): every variant
+// of a kernel links into one executable, and each .cu that includes this
+// header gets its own copy.
 //
 // NOTE: all arithmetic is in f32 whatever the storage type; bf16 is only a
 // storage format, converted on load and rounded (to nearest even) on store.
