@@ -1,5 +1,7 @@
 // What kopt static says of a method the ablation measured
-// (run/static_checks.hpp ablation_notes; docs/static-checks.md, "Ablation").
+// (run/static_checks.hpp ablation_notes; docs/static-checks.md, "Ablation"),
+// and of a family's claim that none of its selected points has
+// (family_claim_notes).
 #include <gtest/gtest.h>
 
 #include "kopt/run/static_checks.hpp"
@@ -44,6 +46,29 @@ TEST(static_ablation, a_signature_missing_from_the_variant_confirms_nothing) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].find("confirmed"), std::string::npos) << notes[0];
   EXPECT_NE(notes[0].find("attributed"), std::string::npos) << notes[0];
+}
+
+TEST(static_family, a_method_no_champion_has_is_named_with_the_points_searched) {
+  variant_decl decl;
+  decl.m_name = "v8";
+  family_decl& family = decl.m_family.emplace();
+  family.m_champions = std::vector<std::string>{"v8_p0", "v8_p4", "v8_p4"};
+  const std::vector<std::string> notes = family_claim_notes(decl, {claim("cp_async", false), claim("tma", true)});
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "v8 is a family: its METHODS are checked in the code its dispatch runs, the selected point(s) "
+            "v8_p0, v8_p4; none of them has cp_async: the selection serves only points without it (drop the "
+            "claim, or select points that use it)");
+}
+
+TEST(static_family, no_note_without_a_dispatch_or_for_a_plain_variant) {
+  variant_decl plain;
+  plain.m_name = "v3";
+  EXPECT_TRUE(family_claim_notes(plain, {claim("cp_async", false)}).empty());
+  variant_decl unselected;
+  unselected.m_name = "v8";
+  unselected.m_family.emplace();
+  EXPECT_TRUE(family_claim_notes(unselected, {claim("cp_async", false)}).empty());
 }
 
 }  // namespace

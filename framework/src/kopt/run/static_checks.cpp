@@ -106,6 +106,25 @@ std::vector<std::string> ablation_notes(const ablation_result& ablation,
   return notes;
 }
 
+std::vector<std::string> family_claim_notes(const variant_decl& decl,
+                                            const std::vector<sass::signature_result>& signatures) {
+  if (!decl.m_family || !decl.m_family->m_champions) return {};
+  std::vector<std::string> points;
+  for (const std::string& point : *decl.m_family->m_champions) {
+    if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
+  }
+  std::string searched;
+  for (const std::string& point : points) searched += (searched.empty() ? "" : ", ") + point;
+  std::vector<std::string> notes;
+  for (const sass::signature_result& s : signatures) {
+    if (s.m_signature.m_source != "METHODS" || s.m_status != sass::signature_result::status::missing) continue;
+    notes.push_back(decl.m_name + " is a family: its METHODS are checked in the code its dispatch runs, the selected " +
+                    "point(s) " + searched + "; none of them has " + s.m_signature.m_name +
+                    ": the selection serves only points without it (drop the claim, or select points that use it)");
+  }
+  return notes;
+}
+
 static_outcome check_machine_code(const manifest& m, const variant_decl& decl, const static_request& request,
                                   std::ostream& out) {
   if (m.m_backend != "cuda") {
@@ -152,6 +171,7 @@ static_outcome check_machine_code(const manifest& m, const variant_decl& decl, c
       sass::evaluate(m.m_kernel, decl.m_name, objects, decl.m_sources, std::move(functions), signatures, request.m_limits);
   report.m_notes.insert(report.m_notes.begin(), notes.begin(), notes.end());
   for (const std::string& note : notes_from_record(m, decl, report)) report.m_notes.push_back(note);
+  for (const std::string& note : family_claim_notes(decl, report.m_signatures)) report.m_notes.push_back(note);
   if (!host_only.empty()) {
     std::string names;
     for (const std::string& name : host_only) names += (names.empty() ? "" : ", ") + name;

@@ -43,6 +43,15 @@ enum class static_outcome { passed, failed, skipped };
 [[nodiscard]] std::vector<std::string> ablation_notes(const ablation_result& ablation,
                                                       const std::vector<sass::signature_result>& signatures);
 
+// For a family (docs/sweeps.md): its METHODS are claims about the code its
+// dispatch runs, so the static test checks them in the champion points'
+// objects. One note per claimed METHOD none of them has, naming the points
+// searched: the selection serves only points without it (drop the claim, or
+// select points that use it). Empty for a variant that is not a family or
+// has no dispatch.
+[[nodiscard]] std::vector<std::string> family_claim_notes(const variant_decl& decl,
+                                                          const std::vector<sass::signature_result>& signatures);
+
 // Runs the checks, writes m_out (also when skipped: no cuobjdump, or one
 // that cannot read the objects), and prints the table on `out`.
 [[nodiscard]] static_outcome check_machine_code(const manifest& m, const variant_decl& decl,
