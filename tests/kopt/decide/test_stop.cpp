@@ -37,7 +37,8 @@ TEST(status, continues_then_stops_on_stagnation) {
   const json doc = parse_stdout(stuck.m_out);
   expect_schema(doc, "kernelopt.status",
                 {"kernel", "decision", "stop_reason", "summary", "best", "newest", "recorded", "declared",
-                 "bottleneck", "conditions", "next_variant", "next_step", "recommendations"});
+                 "bottleneck", "conditions", "next_variant", "next_step", "uncounted", "recommendations"});
+  EXPECT_EQ(doc["uncounted"], json::array());
   EXPECT_EQ(doc["decision"], "stop");
   EXPECT_EQ(doc["stop_reason"], "stagnation");
   EXPECT_EQ(doc["best"], "v1");
@@ -46,6 +47,21 @@ TEST(status, continues_then_stops_on_stagnation) {
   // --stagnation 3 lets it go on.
   EXPECT_EQ(run_kopt({"status", "--manifest", c.manifest(), "--stagnation", "3"}).m_code, 0);
   EXPECT_EQ(run_kopt({"status", "--manifest", c.manifest(), "--kernel", "gemm"}).m_code, 2);
+}
+
+TEST(status, names_the_accepted_records_that_no_longer_count) {
+  scratch_case c;
+  record_until(c, "v4");
+  write_text(c.path("src/v4_warp_per_row.cpp"), "// edited after the record\n");
+  const run_result r = run_kopt({"status", "--manifest", c.manifest(), "--json"});
+  const json doc = parse_stdout(r.m_out);
+  ASSERT_EQ(doc["uncounted"].size(), 1u) << r.m_out;
+  const std::string note = doc["uncounted"][0];
+  EXPECT_EQ(note.rfind("note: softmax/v4 ACCEPT (stale): ", 0), 0u) << note;
+  EXPECT_NE(note.find("sources changed since the record"), std::string::npos) << note;
+  EXPECT_NE(doc["best"], "v4");
+  const run_result text = run_kopt({"status", "--manifest", c.manifest()});
+  EXPECT_NE(text.m_out.find("  note: softmax/v4 ACCEPT (stale): "), std::string::npos) << text.m_out;
 }
 
 TEST(status, stops_when_the_target_is_met) {

@@ -77,6 +77,7 @@ stop_status evaluate_stop(const manifest& m, const record_set& records, int stag
   const record* newest = records.newest();
   if (best != nullptr) s.m_best = best->m_variant;
   if (newest != nullptr) s.m_newest = newest->m_variant;
+  s.m_uncounted = uncounted_notes(m, records);
   std::vector<std::string> run;  // rejections in a row, oldest first
   for (std::size_t i = 0; i < records.size(); ++i) {
     const record* r = records.at(i);
@@ -137,6 +138,7 @@ std::string render_status_text(const stop_status& s) {
   out << "  best: " << s.m_best.value_or("none yet") << "   recorded " << s.m_recorded << " of " << s.m_declared
       << " declared variants\n";
   out << "  bottleneck: " << s.m_bottleneck << "\n";
+  for (const std::string& note : s.m_uncounted) out << "  " << note << "\n";
   for (const stop_condition& c : s.m_conditions) {
     out << "  " << (c.m_holds ? "HOLDS " : c.m_applies ? "no    " : "n/a   ") << c.m_name << ": " << c.m_detail
         << "\n";
@@ -166,6 +168,7 @@ json status_json(const stop_status& s, const json& recommendations) {
           {"conditions", conditions},
           {"next_variant", opt(s.m_next_variant)},
           {"next_step", s.m_next_step},
+          {"uncounted", s.m_uncounted},
           {"recommendations", recommendations}};
 }
 

@@ -45,6 +45,10 @@ struct stop_status {
   std::optional<std::string> m_next_variant;  // declared, not yet recorded
   std::string m_next_step;                   // one sentence
   std::vector<std::string> m_rejections;     // the rejections in a row, oldest first
+  // uncounted_notes: one per accepted record that does not count now (stale
+  // or inconsistent) and per inconsistent record; empty when every record
+  // counts as it was recorded.
+  std::vector<std::string> m_uncounted;
   // "target met (best: v4)", "stagnation: 2 rejections in a row (v2, v3): ...", "in progress: ..."
   [[nodiscard]] std::string summary() const;
 };
