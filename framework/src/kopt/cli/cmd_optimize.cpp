@@ -169,6 +169,14 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
   }
   const variant_decl& decl = m.variant(variant);
   require_no_record(m, variant);
+  // Out of declaration order the gate's order rule would reject it, and a
+  // record is never rewritten: refuse before anything runs.
+  const int first = records.first_unrecorded();
+  if (first >= 0 && m.m_variants[static_cast<std::size_t>(first)].m_name != variant) {
+    const std::string& earlier = m.m_variants[static_cast<std::size_t>(first)].m_name;
+    throw usage_error(earlier + ", declared before " + variant + ", has no record: optimize " + earlier +
+                      " first (the gate's order rule would reject " + variant + ", and a record is never rewritten)");
+  }
   const bool quick = args.has("--quick");
   // --ceilings, else the KernelOpt_CEILINGS the build was configured with.
   std::optional<std::string> ceilings = args.optional_value("--ceilings");

@@ -111,7 +111,8 @@ const std::vector<command>& command_table() {
          "wait this long for another kopt writing this kernel's records (default 600; 0: do not wait)"},
         {"--json", "", o::flag, "progress on stderr; stdout gets one kernelopt.optimize JSON document"}},
        "0 ACCEPT (or nothing left to optimize; with --build-target also REJECT and skipped), 1 REJECT "
-       "or a step failed, 2 usage or input error, 77 tests or benchmark skipped (no record written)",
+       "or a step failed, 2 usage or input error (a variant out of declaration order included), 77 tests or "
+       "benchmark skipped (no record written)",
        cmd_optimize},
       {"ablate",
        "each switchable METHOD of a variant switched off: build, check, time; attribution and class into its record",
