@@ -63,12 +63,14 @@ class shape_run {
   void fail_all(const std::string& why) {
     for (std::size_t i = 0; i < m_impls.size(); ++i) fail(i, why);
   }
+  [[nodiscard]] backend& reference_backend() {
+    return m_spec.m_reference->m_backend == backend_kind::host ? m_host : m_device;
+  }
   content make_content(std::uint64_t seed) {
     content c;
     c.m_tensors = make_inputs(m_spec, m_shape, seed);
     if (m_spec.m_reference) {
-      backend& ref = m_spec.m_reference->m_backend == backend_kind::host ? m_host : m_device;
-      c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, ref);
+      c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, reference_backend());
     }
     return c;
   }
@@ -78,10 +80,13 @@ class shape_run {
   }
   // Poisoned outputs, one launch on `set` holding `c`, every output checked.
   void checked_launch(std::size_t i, std::size_t set, const content& c, const std::string& when);
+  // Set 0, holding `c`, checked as implementation i's timed call left it.
+  void check_timed_call(std::size_t i, const content& c);
   void check_all(const std::string& when);
   void sample_all();
   // One round of k_fresh_samples fresh contents for the implementations in
-  // `which`; round 0 ends with a checked launch on its last content.
+  // `which`. On round 0's last content each timed sample's outputs are
+  // checked as it left them, then a checked launch follows.
   void fresh_content(std::size_t round, const std::vector<bool>& which);
   // The fresh-content timing check, a second round for those the first
   // round suspects (k_fresh_rounds); fails those both rounds convict.
@@ -186,7 +191,8 @@ void shape_run::sample_all() {
 
 void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which) {
   for (std::size_t f = 0; f < k_fresh_samples; ++f) {
-    const bool last = round == 0 && f + 1 == k_fresh_samples;
+    // The timed samples on round 0's last content are checked as they are.
+    const bool checked = round == 0 && f + 1 == k_fresh_samples && m_spec.m_reference;
     // A sample on a seen input set first (set 1 keeps its content), then
     // the fresh content is loaded: the fresh sample finds its inputs where
     // the load left them, as before.
@@ -208,30 +214,56 @@ void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which)
       fail_all("loading fresh inputs: " + *error);
       return;
     }
+    // Set 0's outputs hold the previous content's results, as at every
+    // timed call; restored before each implementation's sample, so that none
+    // finds this content's results left by the implementation before it.
+    std::vector<std::vector<unsigned char>> earlier;
+    if (checked) {
+      const std::optional<std::string> prepared = failure_of([&] {
+        c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, reference_backend());
+        earlier = m_sets[0]->download_outputs();
+      });
+      if (prepared) {
+        fail_all("the reference failed on fresh inputs: " + *prepared);
+        return;
+      }
+    }
     for (std::size_t i = 0; i < m_impls.size(); ++i) {
       if (!alive(i) || !which[i]) continue;
       const std::optional<std::string> sampled = failure_of([&] {
+        if (checked) {
+          m_sets[0]->load_inputs(c.m_tensors);  // an inout the one before changed
+          m_sets[0]->upload_outputs(earlier);
+        }
         m_fresh_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, 0); }));
         m_device.synchronize("a sample on fresh inputs");
       });
-      if (sampled) fail(i, "while timing on fresh inputs: " + *sampled);
-    }
-    // New content under the pointers the implementation has seen: a
-    // result cached by pointer is stale here.
-    if (last && m_spec.m_reference) {
-      const std::optional<std::string> reference = failure_of([&] {
-        if (m_spec.m_reference) {
-          backend& ref = m_spec.m_reference->m_backend == backend_kind::host ? m_host : m_device;
-          c.m_expected = run_reference(m_spec, *m_spec.m_reference, m_shape, c.m_tensors, ref);
-        }
-      });
-      if (reference) {
-        fail_all("the reference failed on fresh inputs: " + *reference);
-        return;
+      if (sampled) {
+        fail(i, "while timing on fresh inputs: " + *sampled);
+      } else if (checked) {
+        check_timed_call(i, c);
       }
+    }
+    // New content under the pointers the implementation has seen, outputs
+    // poisoned: a result cached by pointer is stale, an unwritten element NaN.
+    if (checked) {
       for (std::size_t i = 0; i < m_impls.size(); ++i) checked_launch(i, 0, c, "on fresh inputs under the same pointers");
     }
   }
+}
+
+void shape_run::check_timed_call(std::size_t i, const content& c) {
+  const std::optional<std::string> error = failure_of([&] {
+    const run_check check = m_sets[0]->check(c.m_tensors, c.m_expected);
+    ++m_checks[i];
+    if (!check.passed()) {
+      throw std::runtime_error(
+          "output check failed on fresh inputs, on a timed call (its outputs held the previous content's results, "
+          "not poison, as timed calls find them): " +
+          check.diagnosis());
+    }
+  });
+  if (error) fail(i, *error);
 }
 
 void shape_run::fresh_content_check() {

@@ -117,6 +117,23 @@ void guarded_tensors::load_inputs(const host_tensors& tensors) {
   }
 }
 
+std::vector<std::vector<unsigned char>> guarded_tensors::download_outputs() {
+  std::vector<std::vector<unsigned char>> outputs(m_buffers.size());
+  for (std::size_t i = 0; i < m_buffers.size(); ++i) {
+    if (m_spec.m_args[i].m_dir != arg_dir::out || m_bytes[i] == 0) continue;
+    outputs[i].resize(m_bytes[i]);
+    m_device.copy_to_host(outputs[i].data(), m_pointers[i], m_bytes[i]);
+  }
+  return outputs;
+}
+
+void guarded_tensors::upload_outputs(const std::vector<std::vector<unsigned char>>& outputs) {
+  for (std::size_t i = 0; i < m_buffers.size() && i < outputs.size(); ++i) {
+    if (m_spec.m_args[i].m_dir != arg_dir::out || outputs[i].size() != m_bytes[i] || m_bytes[i] == 0) continue;
+    m_device.copy_to_device(m_pointers[i], outputs[i].data(), m_bytes[i]);
+  }
+}
+
 run_check guarded_tensors::check(const host_tensors& tensors, const expected_outputs& expected) {
   run_check result;
   std::vector<unsigned char> image;

@@ -53,6 +53,13 @@ class guarded_tensors {
   // loaded) and `expected`. REQUIRES: the backend is synchronized.
   [[nodiscard]] run_check check(const host_tensors& tensors, const expected_outputs& expected);
 
+  // The payloads of the `out` arguments as the last run left them (empty
+  // for the others), and their upload back (no poison, no guards): the
+  // benchmark checks a timed call whose outputs hold what timed calls find
+  // there, another content's results, not poison. REQUIRES: synchronized.
+  [[nodiscard]] std::vector<std::vector<unsigned char>> download_outputs();
+  void upload_outputs(const std::vector<std::vector<unsigned char>>& outputs);
+
   [[nodiscard]] void* const* pointers() const { return m_pointers.data(); }
 
  private:
