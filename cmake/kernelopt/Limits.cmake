@@ -11,6 +11,39 @@ set_property(GLOBAL PROPERTY _KERNEL_OPT_MAX_NAME_LENGTH 64)
 # memory and far below where size arithmetic in int64 could overflow.
 set_property(GLOBAL PROPERTY _KERNEL_OPT_MAX_TENSOR_BYTES 281474976710656)
 
+# Words a name that becomes a C++ identifier (DIMS, ARGS, PARAMS, the
+# macros of switchable METHODS) must not be: C++ keywords and alternative
+# tokens, and the macros GCC and Clang predefine in their GNU modes (CMake's
+# default dialect).
+set_property(GLOBAL PROPERTY _KERNEL_OPT_CXX_RESERVED
+  alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+  char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
+  co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
+  extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
+  nullptr operator or or_eq private protected public register reinterpret_cast requires return
+  short signed sizeof static static_assert static_cast struct switch template this thread_local
+  throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
+  xor xor_eq
+  linux unix i386)
+
+# _kernel_opt_cxx_name(<fn> <kernel> <what> <name> [KEY <k> <v>]...): <name>
+# (KEY values without ';') must be an identifier that generated C++ can use as it is: not a keyword,
+# not a predefined macro, not reserved by the standard (__x, _X).
+function(_kernel_opt_cxx_name fn kernel what name)
+  _kernel_opt_check_identifier(${fn} "${kernel}" "${what}" "${name}")
+  get_property(reserved GLOBAL PROPERTY _KERNEL_OPT_CXX_RESERVED)
+  set(why "")
+  if(name IN_LIST reserved)
+    set(why "a C++ keyword or a macro the compilers predefine")
+  elseif(name MATCHES "^(__|_[A-Z])")
+    set(why "reserved by the C++ standard (it begins with __ or with _ and a capital letter)")
+  endif()
+  if(NOT why STREQUAL "")
+    _kernel_opt_fail(${fn} "${kernel}" "${what} '${name}' is ${why}" ${ARGN}
+      HINT "it becomes an identifier in generated C++: choose another name")
+  endif()
+endfunction()
+
 # _kernel_opt_check_name(<fn> <kernel> <what> <name>): a C identifier of at
 # most _KERNEL_OPT_MAX_NAME_LENGTH characters.
 function(_kernel_opt_check_name fn kernel what name)
