@@ -39,14 +39,18 @@ targets without writing a harness.
 
   ``<kernel>``
     A C identifier of at most 64 characters; names the generated targets and
-    tests.
+    tests. No kernel, variant or baseline name has ``kopt`` as a
+    ``_``-separated word (generated targets are ``<k>_kopt_<impl>``).
 
   ``ARGS <arg-spec>...``
     The tensors, in entry-point parameter order. Each is
     ``"<in|out|inout> <name> <dtype>[<axis>,...]"`` with ``<dtype>`` one of
     ``f64 f32 f16 bf16 i32 i64 u8`` and each ``<axis>`` an expression over
     DIMS (``M``, ``M*K``, ``ceil_div(N,128)``). At least one ``out`` or
-    ``inout``.
+    ``inout``. Names of ARGS and DIMS become C++ parameter names: not C++
+    keywords, not macros GCC and Clang predefine (``unix``, ``linux``), not
+    beginning with ``__`` or ``_`` and a capital letter, and not ``stream`` in
+    a CUDA kernel (the entry's last parameter).
 
   ``DIMS <dim>...``
     Scalar sizes, passed as ``int64_t`` after the tensors, in this order.
@@ -56,7 +60,8 @@ targets without writing a harness.
     DIM exactly once.
 
   ``QUICK_SHAPES <shape>...``
-    A representative subset for quick runs (``--kopt_quick``).
+    Shapes for quick runs (``--kopt_quick``, ``kopt optimize --quick``):
+    usually smaller than SHAPES, and need not be among them.
     Default: the first of SHAPES.
 
   ``REFERENCE <function>``, ``REFERENCE_SOURCES <file>...``
@@ -80,7 +85,8 @@ targets without writing a harness.
     Default ``native``.
 
   ``REFERENCE_LIBRARIES <library>...``
-    Libraries the reference links.
+    Libraries the reference links. A name with ``::`` must be a target where
+    the kernel is declared (as for a variant's LIBRARIES).
 
   ``INIT <arg>=<distribution>...``
     Random fill of an input: ``uniform(lo,hi)``, ``normal(mean,stddev)`` or
@@ -112,7 +118,8 @@ targets without writing a harness.
     (an integer >= 1) have a record (docs/agents.md). Default: no limit.
 
   ``RECORDS <directory>``
-    Where ``kopt record`` keeps ``<kernel>/<variant>.json``.
+    Where ``kopt record`` keeps ``<kernel>/<variant>.json`` (created when
+    missing; an existing file there is an error).
     Default ``${CMAKE_CURRENT_SOURCE_DIR}/records``.
 
   ``TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]``
@@ -154,7 +161,11 @@ targets without writing a harness.
 
   ``<variant>``
     A C identifier of at most 64 characters, unique within the kernel (``v0``,
-    ``v1``, ...).
+    ``v1``, ...), and not the name of a point of a family of the kernel
+    (``<family>_p<index>``) or one of ``reference``, ``parent`` (names
+    ``speedup_vs_reference`` and ``speedup_vs_parent`` of TARGET use),
+    ``spec``, ``test``, ``bench`` (names of generated targets); the same holds
+    for baselines.
     Declaration order is the loop's order.
 
   ``SOURCES <file>...``, ``ENTRY <function>``
@@ -167,7 +178,8 @@ targets without writing a harness.
     include the same header with non-static functions, globals,
     ``__device__`` and ``__global__`` code, and each keeps its own copy.
     Relocatable device code (``COMPILE_OPTIONS -rdc=true``) is device-linked
-    inside the module.
+    inside the module. Every entry is a file (not a directory); a ``.cu``
+    file needs the CUDA language enabled, whatever the BACKEND.
 
   ``DIM_TYPE int64|int|size_t``
     The C++ type of the DIMS in the entry's signature: ``std::int64_t``
@@ -190,7 +202,7 @@ targets without writing a harness.
 
   ``HYPOTHESIS <text>``, ``HYPOTHESIS_FILE <file>``
     What should move, and by how much. Required by the gate for every
-    version but the first.
+    version but the first. Given, it must not be blank (nor the file empty).
 
   ``METHODS <method>[=<MACRO>]...``
     Techniques claimed, checked in the SASS of the variant's own kernels
@@ -205,7 +217,10 @@ targets without writing a harness.
     ``<k>_kopt_<variant>__no_<method>``, not in ALL) with ``<MACRO>=0`` and
     the other switches 1; the sources test it with ``#if <MACRO>``.
     ``kopt ablate`` (target ``ablate-<k>``) measures what each was worth.
-    Each method at most once, each macro an identifier used once. A family
+    Each method at most once, each macro an identifier used once, not a C++
+    keyword and not a name the generated code uses (DIMS, ARGS and PARAMS
+    names, ``stream``, ``buffers``, ``dims``, ``KOPT_POINT``,
+    ``KOPT_PARAM_*``). A family
     (``PARAMS``) cannot have switches: its METHODS are plain names.
     Default: none.
 
@@ -213,7 +228,9 @@ targets without writing a harness.
     SASS regexes (ECMAScript, searched in each instruction: opcode, modifiers
     and operands) that the variant's machine code must match. A ``<name>``
     that is a METHOD replaces that method's regex for this variant; other
-    names are checks of their own. Default: none.
+    names are checks of their own. Parentheses and brackets must balance
+    (checked at configure time; ``kopt static`` compiles the regex). Default:
+    none.
 
   ``MAX_REGISTERS <count>``
     The static test fails when an own kernel of the variant uses more than
@@ -228,7 +245,9 @@ targets without writing a harness.
     The variant is known to be incorrect (a rejected attempt kept on record,
     or a harness test): its correctness test, and its benchmark test
     (``KernelOpt_BENCH_TESTS``), pass only when the variant fails and the
-    failure's report matches ``<regex>`` (label ``expected-failure``): a pass,
+    failure's report matches ``<regex>`` (a CMake regular expression, as
+    CTest's ``PASS_REGULAR_EXPRESSION``: it must compile there and hold no
+    ``;``; label ``expected-failure``): a pass,
     a crash, a timeout or a sanitizer report fails them. ``<k>.perf`` does
     not time it beside the best (a ``speedup_vs_`` TARGET over it is not
     evaluated).
@@ -252,7 +271,8 @@ targets without writing a harness.
   ``MIN_COMPUTE_CAPABILITY <major>.<minor>``
     The oldest GPU the variant runs on (``8.0`` for cp.async or bf16
     ``mma.sync``, ``9.0`` for thread-block clusters); it is compiled for the
-    entries of the build's architectures at or above it. Default: any.
+    entries of the build's architectures at or above it. With both, no entry
+    of CUDA_ARCHITECTURES may be below it. Default: any.
 
     When none of the build's architectures is left (``CMAKE_CUDA_ARCHITECTURES``,
     ``CUDAARCHS``, ``native``; docs/getting-started.md), the variant is not
@@ -264,7 +284,11 @@ targets without writing a harness.
   ``LIBRARIES <library>...``, ``COMPILE_OPTIONS <option>...``
     Link libraries and compile options of this variant's sources. The
     libraries link into the variant's module: a static one must be
-    position-independent.
+    position-independent. A name with ``::`` must be a target; the module is
+    made in the directory that declares the kernel, so an imported target of
+    the variant's own directory is made global (``IMPORTED_GLOBAL``), and one
+    imported elsewhere that the kernel's directory cannot see is an error.
+    Other names link as CMake links them (``-l<name>``, a path).
 
   ``PARAMS <NAME>=<value>,<value>... ...``
     Makes the variant a family of compile-time points (docs/sweeps.md): one
@@ -453,6 +477,7 @@ function(kernel_opt_add_kernel kernel)
     TIMING
   )
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
+  _kernel_opt_missing_name(${fn} "${kernel}" kernel "${kernel}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   _kernel_opt_check_name(${fn} "${kernel}" "kernel name" "${kernel}")
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
@@ -479,6 +504,15 @@ function(kernel_opt_add_kernel kernel)
 
   _kernel_opt_parse_dims(${fn} ${kernel} "${arg_DIMS}")
   _kernel_opt_parse_args(${fn} ${kernel} "${arg_DIMS}" "${arg_ARGS}" arg_names)
+  if(backend STREQUAL "cuda" AND "stream" IN_LIST arg_DIMS)
+    _kernel_opt_fail(${fn} ${kernel} "DIMS entry 'stream' is the name of a CUDA entry point's last parameter"
+      KEY DIMS "${arg_DIMS}"
+      HINT "a CUDA entry point ends with cudaStream_t stream: give the dimension another name")
+  elseif(backend STREQUAL "cuda" AND "stream" IN_LIST arg_names)
+    _kernel_opt_fail(${fn} ${kernel} "ARGS name 'stream' is the name of a CUDA entry point's last parameter"
+      KEY ARGS "${arg_ARGS}"
+      HINT "a CUDA entry point ends with cudaStream_t stream: give the argument another name")
+  endif()
   _kernel_opt_parse_shapes(${fn} ${kernel} SHAPES "${arg_DIMS}" "${arg_SHAPES}" shapes)
   if(DEFINED arg_QUICK_SHAPES)
     _kernel_opt_parse_shapes(${fn} ${kernel} QUICK_SHAPES "${arg_DIMS}" "${arg_QUICK_SHAPES}" quick)
@@ -533,6 +567,7 @@ function(kernel_opt_add_kernel kernel)
     _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
   endif()
   _kernel_opt_sources(${fn} ${kernel} REFERENCE_SOURCES "${arg_REFERENCE_SOURCES}" ref_sources)
+  _kernel_opt_check_libraries(${fn} ${kernel} REFERENCE_LIBRARIES "${arg_REFERENCE_LIBRARIES}")
   _kernel_opt_check_identifier(${fn} ${kernel} REFERENCE "${arg_REFERENCE}")
   _kernel_opt_entry_source(${fn} ${kernel} "the reference" "${arg_REFERENCE}" "${ref_sources}" ref_entry_source)
 
@@ -541,6 +576,11 @@ function(kernel_opt_add_kernel kernel)
     # Normalized: kopt refuses a records_dir with ".." components.
     cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE
                OUTPUT_VARIABLE records)
+    if(EXISTS "${records}" AND NOT IS_DIRECTORY "${records}")
+      _kernel_opt_fail(${fn} ${kernel} "RECORDS '${arg_RECORDS}' is a file, not a directory"
+        KEY RECORDS "${records}"
+        HINT "RECORDS is the directory kopt writes ${kernel}'s records into (created when missing)")
+    endif()
   endif()
   set(timeout ${KernelOpt_TEST_TIMEOUT})
   if(DEFINED arg_TIMEOUT)

@@ -48,6 +48,12 @@ endfunction()
 # most _KERNEL_OPT_MAX_NAME_LENGTH characters.
 function(_kernel_opt_check_name fn kernel what name)
   _kernel_opt_check_identifier(${fn} "${kernel}" "${what}" "${name}")
+  # Generated targets are <kernel>_kopt_<impl> (and <kernel>_ablate_kopt_*):
+  # a name with 'kopt' as a word could make two of them one.
+  if(name MATCHES "(^|_)kopt(_|$)")
+    _kernel_opt_fail(${fn} "${kernel}" "${what} '${name}' has 'kopt' as a word"
+      HINT "generated targets are <kernel>_kopt_<implementation>: a name with _kopt_ in it can collide with them")
+  endif()
   get_property(limit GLOBAL PROPERTY _KERNEL_OPT_MAX_NAME_LENGTH)
   string(LENGTH "${name}" length)
   if(length GREATER limit)

@@ -307,14 +307,94 @@ function(_kernel_opt_sources fn kernel keyword files out)
       _kernel_opt_stray_keyword(${fn} ${kernel} ${keyword} "${file}")
       _kernel_opt_fail(${fn} ${kernel} "${keyword} file '${file}' does not exist" KEY Path "${path}")
     endif()
+    if(IS_DIRECTORY "${path}")
+      _kernel_opt_fail(${fn} ${kernel} "${keyword} entry '${file}' is a directory, not a file" KEY Path "${path}"
+        HINT "list the files themselves")
+    endif()
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(path MATCHES "\\.cu$" AND NOT "CUDA" IN_LIST languages)
+      _kernel_opt_fail(${fn} ${kernel} "${keyword} file '${file}' is CUDA, but the CUDA language is not enabled" KEY Path "${path}"
+        HINT "add CUDA to project(... LANGUAGES ...) or call enable_language(CUDA) before this")
+    endif()
     list(APPEND result "${path}")
   endforeach()
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
 
+# LIBRARIES / REFERENCE_LIBRARIES: a name with '::' must be a target here,
+# and one the directory that declares <kernel> sees, since the modules are
+# made there, when that directory ends. An imported target of this
+# directory is made global for that; one of another directory is an error.
+function(_kernel_opt_check_libraries fn kernel keyword libraries)
+  _kernel_opt_get(kernel_dir ${kernel} SOURCE_DIR)
+  foreach(library IN LISTS libraries)
+    if(NOT library MATCHES "::" OR library MATCHES "^\\$<")
+      continue()  # -l<name>, a path or a generator expression: the linker's
+    endif()
+    if(NOT TARGET "${library}")
+      _kernel_opt_fail(${fn} ${kernel} "${keyword} entry '${library}' is not a target"
+        KEY ${keyword} "${library}"
+        HINT "a name with '::' is a CMake target: find_package or add_library it before this call")
+    endif()
+    set(target "${library}")
+    get_target_property(aliased "${library}" ALIASED_TARGET)
+    if(aliased)
+      set(target "${aliased}")
+    endif()
+    get_target_property(imported "${target}" IMPORTED)
+    get_target_property(global "${target}" IMPORTED_GLOBAL)
+    get_target_property(made_in "${target}" SOURCE_DIR)
+    if(NOT imported OR global OR kernel_dir STREQUAL "")
+      continue()
+    endif()
+    cmake_path(IS_PREFIX made_in "${kernel_dir}" NORMALIZE visible)
+    if(visible)
+      continue()
+    endif()
+    if(made_in STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+      set_property(TARGET "${target}" PROPERTY IMPORTED_GLOBAL TRUE)
+    else()
+      _kernel_opt_fail(${fn} ${kernel} "${keyword} entry '${library}' is an imported target that the directory of kernel '${kernel}' does not see"
+        KEY ${keyword} "${library}" KEY "Imported in" "${made_in}" KEY "Kernel declared in" "${kernel_dir}"
+        HINT "the modules are made where the kernel is declared: import it there, or with add_library(... IMPORTED GLOBAL)")
+    endif()
+  endforeach()
+endfunction()
+
+# EXPECT_FAILURE / EXPECT_BENCH_FAILURE <regex>: it becomes part of a CTest
+# PASS_REGULAR_EXPRESSION, so it must compile there and hold no ';' (a list
+# separator: the rest would be a second, alternative expression).
+function(_kernel_opt_check_test_regex fn kernel keyword role name regex)
+  if(regex MATCHES ";")
+    _kernel_opt_fail(${fn} ${kernel} "${keyword} of ${role} '${name}' contains ';'"
+      KEY ${keyword} "${regex}"
+      HINT "CMake reads ';' as a list separator; match it with '.' instead")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" "-DREGEX=${regex}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/CheckRegex.cmake"
+    RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE error)
+  if(NOT status EQUAL 0)
+    string(REGEX REPLACE "[\n ]+" " " error "${error}")
+    string(REGEX MATCH "failed to compile regex.*$" why "${error}")
+    _kernel_opt_fail(${fn} ${kernel} "${keyword} of ${role} '${name}' is not a regular expression CTest can compile"
+      KEY ${keyword} "${regex}" KEY "CMake says" "${why}"
+      HINT "CMake's regular expressions: . [] () * + ? ^ $ |, no \\d or {n}; escape a literal parenthesis as \\("
+    )
+  endif()
+endfunction()
+
+# A name that is one of the calling function's keywords (its caller's
+# options, one_value and multi_value lists) means the name was left out.
+function(_kernel_opt_missing_name fn kernel what name)
+  if(name IN_LIST options OR name IN_LIST one_value OR name IN_LIST multi_value)
+    _kernel_opt_fail(${fn} "${kernel}" "the ${what}'s name is missing: '${name}' is a keyword"
+      HINT "the ${what}'s name comes first, before the keywords")
+  endif()
+endfunction()
+
 # Shared by kernel_opt_add_variant and kernel_opt_add_baseline, reading the
 # caller's arg_* variables. <role> is variant or baseline.
 function(_kernel_opt_add_impl fn role kernel name)
+  _kernel_opt_missing_name(${fn} "${kernel}" ${role} "${name}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   get_property(known GLOBAL PROPERTY _KERNEL_OPT_KERNELS)
   if(NOT kernel IN_LIST known)
@@ -327,21 +407,46 @@ function(_kernel_opt_add_impl fn role kernel name)
       HINT "declare variants in the directory that declares the kernel (or a subdirectory it adds before it ends)")
   endif()
   _kernel_opt_check_name(${fn} ${kernel} "${role} name" "${name}")
+  if(name MATCHES "^(reference|parent|spec|test|bench)$")
+    _kernel_opt_fail(${fn} ${kernel} "${role} name '${name}' is reserved"
+      KEY "Reserved names" "reference, parent, spec, test, bench"
+      HINT "reference and parent are what TARGET's speedup_vs_reference and speedup_vs_parent compare with; spec, test and bench name the kernel's generated targets (${kernel}_kopt_test)")
+  endif()
   _kernel_opt_get(variants ${kernel} VARIANTS)
   _kernel_opt_get(baselines ${kernel} BASELINES)
-  if(name IN_LIST variants OR name IN_LIST baselines OR name STREQUAL "reference")
+  if(name IN_LIST variants OR name IN_LIST baselines)
     _kernel_opt_fail(${fn} ${kernel} "duplicate ${role} '${name}'"
       KEY Variants "${variants}" KEY Baselines "${baselines}")
+  endif()
+  _kernel_opt_all_points(points ${kernel})
+  if(name IN_LIST points)
+    foreach(candidate IN LISTS variants)
+      _kernel_opt_get(family_points ${kernel} IMPL_${candidate}_POINTS)
+      if(name IN_LIST family_points)
+        set(family "${candidate}")
+        list(JOIN family_points ", " family_points)
+        break()
+      endif()
+    endforeach()
+    _kernel_opt_fail(${fn} ${kernel} "${role} name '${name}' is the name of a point of family '${family}'"
+      KEY "Points of ${family}" "${family_points}"
+      HINT "the points of a family are implementations named <variant>_p<index>: rename the ${role}")
   endif()
   _kernel_opt_require(${fn} ${kernel} arg SOURCES ENTRY)
   if(NOT arg_ENTRY MATCHES "^(::)?([A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*$")
     _kernel_opt_fail(${fn} ${kernel} "ENTRY '${arg_ENTRY}' of ${role} '${name}' is not a function name")
   endif()
+  foreach(keyword IN ITEMS EXPECT_FAILURE EXPECT_BENCH_FAILURE)
+    if(DEFINED arg_${keyword})
+      _kernel_opt_check_test_regex(${fn} ${kernel} ${keyword} ${role} "${name}" "${arg_${keyword}}")
+    endif()
+  endforeach()
   if(DEFINED arg_EXPECT_FAILURE AND DEFINED arg_EXPECT_BENCH_FAILURE)
     _kernel_opt_fail(${fn} ${kernel} "${role} '${name}' gives both EXPECT_FAILURE and EXPECT_BENCH_FAILURE"
       HINT "EXPECT_FAILURE already covers the benchmark test; EXPECT_BENCH_FAILURE is for a ${role} whose correctness test passes")
   endif()
   _kernel_opt_sources(${fn} ${kernel} SOURCES "${arg_SOURCES}" sources)
+  _kernel_opt_check_libraries(${fn} ${kernel} LIBRARIES "${arg_LIBRARIES}")
 
   _kernel_opt_entry_source(${fn} ${kernel} "${role} '${name}'" "${arg_ENTRY}" "${sources}" entry_source)
   _kernel_opt_parse_arch_needs(${fn} ${kernel} ${name})
@@ -369,11 +474,32 @@ function(_kernel_opt_add_impl fn role kernel name)
       file(READ "${hypothesis_file}" hypothesis)
       string(STRIP "${hypothesis}" hypothesis)
       set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${hypothesis_file}")
+      if(hypothesis STREQUAL "")
+        _kernel_opt_fail(${fn} ${kernel} "HYPOTHESIS_FILE of variant '${name}' is empty"
+          KEY HYPOTHESIS_FILE "${hypothesis_file}"
+          HINT "write the hypothesis in it: what should move, and by how much")
+      endif()
+    endif()
+    if(DEFINED arg_HYPOTHESIS)
+      string(STRIP "${arg_HYPOTHESIS}" stripped)
+      if(stripped STREQUAL "")
+        _kernel_opt_fail(${fn} ${kernel} "HYPOTHESIS of variant '${name}' is blank"
+          KEY HYPOTHESIS "${arg_HYPOTHESIS}"
+          HINT "state what should move, and by how much, or leave HYPOTHESIS out")
+      endif()
     endif()
     _kernel_opt_static_keywords(${fn} ${kernel} ${name})
     _kernel_opt_parse_methods(${fn} ${kernel} ${name} methods switches)
     _kernel_opt_set(${kernel} IMPL_${name}_SWITCHES "${switches}")
     _kernel_opt_parse_family(${fn} ${kernel} ${name})
+    _kernel_opt_get(points ${kernel} IMPL_${name}_POINTS)
+    foreach(point IN LISTS points)
+      if(point IN_LIST variants OR point IN_LIST baselines)
+        _kernel_opt_fail(${fn} ${kernel} "point '${point}' of family '${name}' has the name of a declared implementation"
+          KEY Variants "${variants}" KEY Baselines "${baselines}"
+          HINT "the points of a family are implementations named <variant>_p<index>: rename the family or the implementation '${point}'")
+      endif()
+    endforeach()
     list(APPEND variants "${name}")
     _kernel_opt_set(${kernel} VARIANTS "${variants}")
   else()
@@ -477,6 +603,22 @@ function(_kernel_opt_parse_methods fn kernel name out_methods out_switches)
         _kernel_opt_fail(${fn} ${kernel} "METHODS entry '${entry}' of variant '${name}': macro '${macro}' is not an identifier"
           KEY METHODS "${arg_METHODS}"
           HINT "the macro is compiled as -D<MACRO>=1 (the variant) and -D<MACRO>=0 (its ablation): letters, digits and '_', not starting with a digit")
+      endif()
+      _kernel_opt_cxx_name(${fn} ${kernel} "METHODS entry '${entry}' of variant '${name}': macro" "${macro}")
+      # -D<MACRO> would rewrite every use of a name the generated code
+      # declares: the entry's parameters, the point's parameters and macros.
+      _kernel_opt_get(dims ${kernel} DIMS)
+      _kernel_opt_get(arg_names ${kernel} ARG_NAMES)
+      set(taken ${dims} ${arg_names} stream buffers dims KOPT_POINT)
+      foreach(param IN LISTS arg_PARAMS)
+        if(param MATCHES "^[ ]*([A-Za-z_][A-Za-z0-9_]*)[ ]*=")
+          list(APPEND taken "${CMAKE_MATCH_1}")
+        endif()
+      endforeach()
+      if(macro IN_LIST taken OR macro MATCHES "^KOPT_PARAM_")
+        _kernel_opt_fail(${fn} ${kernel} "METHODS entry '${entry}' of variant '${name}': macro '${macro}' is a name the generated code uses"
+          KEY METHODS "${entry}"
+          HINT "DIMS, ARGS and PARAMS names, stream, buffers, dims, KOPT_POINT and KOPT_PARAM_* are taken: a macro of that name would rewrite them (use e.g. KOPT_USE_<METHOD>)")
       endif()
       if(macro IN_LIST macros)
         _kernel_opt_fail(${fn} ${kernel} "METHODS of variant '${name}' switch two methods with macro '${macro}'"

@@ -14,6 +14,49 @@
 # variant's SASS_SIGNATURES, MAX_REGISTERS, NO_SPILLS and NO_LOCAL_MEMORY
 # (the caller's arg_* variables, from kernel_opt_add_variant) and stores
 # them as IMPL_<variant>_* properties.
+# <out>: "" when the parentheses and brackets of <regex> balance (escapes
+# and bracket expressions respected), else what is wrong. kopt static
+# compiles the regex with std::regex at run time; this catches at configure
+# the mistake that is by far the most common.
+function(_kernel_opt_regex_balance out regex)
+  string(LENGTH "${regex}" length)
+  set(depth 0)
+  set(in_class FALSE)
+  set(i 0)
+  while(i LESS length)
+    string(SUBSTRING "${regex}" ${i} 1 c)
+    math(EXPR i "${i} + 1")
+    if(c STREQUAL "\\")
+      math(EXPR i "${i} + 1")  # the escaped character
+    elseif(in_class)
+      if(c STREQUAL "]")
+        set(in_class FALSE)
+      endif()
+    elseif(c STREQUAL "[")
+      set(in_class TRUE)
+      string(SUBSTRING "${regex}" ${i} 1 next)
+      if(next STREQUAL "]" OR next STREQUAL "^")
+        math(EXPR i "${i} + 1")  # []...] and [^]...]: the first ] is a member
+      endif()
+    elseif(c STREQUAL "(")
+      math(EXPR depth "${depth} + 1")
+    elseif(c STREQUAL ")")
+      if(depth EQUAL 0)
+        set(${out} "a ')' without its '('" PARENT_SCOPE)
+        return()
+      endif()
+      math(EXPR depth "${depth} - 1")
+    endif()
+  endwhile()
+  if(in_class)
+    set(${out} "a '[' without its ']'" PARENT_SCOPE)
+  elseif(depth GREATER 0)
+    set(${out} "${depth} '(' without its ')'" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(_kernel_opt_static_keywords fn kernel variant)
   set(names "")
   foreach(entry IN LISTS arg_SASS_SIGNATURES)
@@ -28,6 +71,12 @@ function(_kernel_opt_static_keywords fn kernel variant)
     if(regex STREQUAL "")
       _kernel_opt_fail(${fn} ${kernel} "SASS_SIGNATURES entry '${entry}' of variant '${variant}' has an empty regex"
         HINT "a signature must match some instruction; a method with no SASS signature needs no entry")
+    endif()
+    _kernel_opt_regex_balance(unbalanced "${regex}")
+    if(NOT unbalanced STREQUAL "")
+      _kernel_opt_fail(${fn} ${kernel} "SASS_SIGNATURES entry '${entry}' of variant '${variant}': the regex has ${unbalanced}"
+        KEY SASS_SIGNATURES "${entry}"
+        HINT "kopt static compiles it as an ECMAScript regex (std::regex); escape a literal parenthesis or bracket as \\( or \\[")
     endif()
     if(name IN_LIST names)
       _kernel_opt_fail(${fn} ${kernel} "SASS_SIGNATURES of variant '${variant}' names '${name}' twice"

@@ -1,0 +1,14 @@
+# EXPECT: kernel_opt_add_variant\(gemm\): SOURCES file '.*/kv.cu' is CUDA, but the CUDA language is not enabled
+enable_language(CXX)
+foreach(name IN ITEMS headers harness bench)
+  add_library(KernelOpt::${name} INTERFACE IMPORTED)
+endforeach()
+add_executable(KernelOpt::kopt IMPORTED)
+set_target_properties(KernelOpt::kopt PROPERTIES IMPORTED_LOCATION /bin/true)
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/kv.cu" "void gemm_v0(const float*, const float*, float*, long, long, long) {}\n")
+kernel_opt_add_variant(gemm v0 SOURCES "${CMAKE_CURRENT_BINARY_DIR}/kv.cu" ENTRY gemm_v0)

@@ -1,0 +1,12 @@
+# EXPECT: kernel_opt_add_kernel\(BACKEND\): the kernel's name is missing: 'BACKEND' is a keyword
+enable_language(CXX)
+foreach(name IN ITEMS headers harness bench)
+  add_library(KernelOpt::${name} INTERFACE IMPORTED)
+endforeach()
+add_executable(KernelOpt::kopt IMPORTED)
+set_target_properties(KernelOpt::kopt PROPERTIES IMPORTED_LOCATION /bin/true)
+kernel_opt_add_kernel(BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp)
