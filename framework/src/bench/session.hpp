@@ -12,10 +12,11 @@
 //     pointers (results cached by pointer);
 //  5. a few samples on fresh content each: an implementation that runs
 //     much faster on inputs it has seen than on inputs it has not is
-//     caching results (content_cached). The last fresh sample is itself
-//     checked, its outputs holding the previous content's results as every
-//     timed call finds them, not poison: an implementation that works only
-//     when its outputs are poisoned (when it is being checked) fails.
+//     caching results (content_cached). The first round's fresh samples
+//     are themselves checked, their outputs holding the previous content's
+//     results as every timed call finds them, not poison: an implementation
+//     that works only when its outputs are poisoned (when it is being
+//     checked), or only on some calls, fails.
 // An implementation that fails any check, or throws anything, gets an error
 // for its row; the others are measured without it.
 #pragma once
