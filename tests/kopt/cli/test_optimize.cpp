@@ -179,6 +179,62 @@ TEST_F(optimize_test, a_crashed_test_is_a_reject_record_and_the_loop_moves_on) {
   EXPECT_TRUE(contains(next.m_out, "nothing to optimize")) << next.m_out;
 }
 
+// A skip (exit 77) is the harness's, which says why in its results: a test
+// that exits 77 without them (a variant ending the process itself) gets a
+// REJECT record, and the loop moves on.
+TEST_F(optimize_test, exit_77_without_skipped_results_is_a_reject_record) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_EXIT", "77").set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  run          the correctness test ended with exit code 77 (a skip) without "
+                                "results that say it skipped"))
+      << r.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  EXPECT_EQ(read_record(c.record("v5")).m_gate.m_decision, "REJECT");
+}
+
+// The tests ran here, so the benchmark has no device to miss: its exit 77 is
+// a failure of the step, not a skip that leaves no record.
+TEST_F(optimize_test, a_benchmark_that_exits_77_after_the_tests_ran_is_a_reject_record) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string()).set("KOPT_FAKE_BENCH_EXIT", "77");
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  run          the benchmark ended with exit code 77 (a skip), although the "
+                                "correctness tests ran here"))
+      << r.m_out;
+  EXPECT_FALSE(contains(r.m_out, "SKIPPED")) << r.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  EXPECT_EQ(read_record(c.record("v5")).m_gate.m_decision, "REJECT");
+}
+
+// A benchmark (or test) that exits 0 but leaves results that do not read (a
+// variant called exit(0) before they were written) is a failure of the
+// step: a REJECT record, not a kopt input error that leaves none.
+TEST_F(optimize_test, results_that_do_not_read_after_exit_0_are_a_reject_record) {
+  fake_harness_env env;
+  const fs::path empty = c.path("empty.json");
+  std::ofstream(empty).close();
+  env.set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+      .set("KOPT_FAKE_BENCH_OUT", empty.string());
+  const run_result r = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  run          the benchmark ended with exit code 0, but its results do not read"))
+      << r.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  EXPECT_EQ(read_record(c.record("v5")).m_gate.m_decision, "REJECT");
+
+  fs::remove(c.record("v5"));
+  env.set("KOPT_FAKE_TEST_RESULTS", empty.string());
+  const run_result t = run_kopt({"optimize", "--manifest", c.manifest(), "--variant", "v5"});
+  EXPECT_EQ(t.m_code, 1) << t.m_out << t.m_err;
+  EXPECT_TRUE(contains(t.m_out, "FAIL  run          the correctness test ended with exit code 0, but its results do "
+                                "not read"))
+      << t.m_out;
+  EXPECT_TRUE(fs::exists(c.record("v5")));
+}
+
 // A test killed by a signal (a segfault, an abort) is a REJECT record too,
 // naming the signal.
 class optimize_signal : public optimize_test, public ::testing::WithParamInterface<int> {};

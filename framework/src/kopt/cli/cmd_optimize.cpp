@@ -8,6 +8,7 @@
 #include "kopt/cli/commands.hpp"
 #include "kopt/cli/json_output.hpp"
 #include "kopt/cli/parser.hpp"
+#include "kopt/inputs/bench.hpp"
 #include "kopt/inputs/correctness.hpp"
 #include "core/format.hpp"
 #include "formats/ceilings.hpp"
@@ -55,9 +56,34 @@ std::string choose_variant(const arguments& args, const manifest& m, const recor
 // Why the results file says the run was skipped, or "" when it was not.
 std::string skip_reason_of(const manifest& m, const std::string& variant,
                            const std::filesystem::path& results) {
-  if (!std::filesystem::exists(results)) return "the test exited 77 and wrote no results";
-  const correctness_summary s = summarize_correctness(m, variant, {results});
-  return s.m_status == "skipped" ? s.m_skip_reason : "";
+  if (!std::filesystem::exists(results)) return "";
+  try {
+    const correctness_summary s = summarize_correctness(m, variant, {results});
+    return s.m_status == "skipped" ? s.m_skip_reason : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+// "" when the test's results read; else what is wrong with them. A test
+// that exits 0 or 1 with results that do not read (a variant ended the
+// process early, or wrote over them) is a failure of the step.
+std::string unreadable_results(const manifest& m, const std::string& variant, const std::filesystem::path& results) {
+  try {
+    (void)summarize_correctness(m, variant, {results});
+    return {};
+  } catch (const std::exception& e) {
+    return "its results do not read (" + shorten(e.what(), 200) + ")";
+  }
+}
+
+std::string unreadable_bench(const std::filesystem::path& bench) {
+  try {
+    (void)read_bench(bench);
+    return {};
+  } catch (const std::exception& e) {
+    return "its results do not read (" + shorten(e.what(), 200) + ")";
+  }
 }
 
 std::optional<std::filesystem::path> skip_step(std::ostream& out, int n, const std::string& what) {
@@ -200,17 +226,25 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
   // A step that crashes, aborts or times out is a verdict (REJECT, rule
   // `run`), recorded with whatever it left, so that the loop moves on.
   std::optional<run_failure> failure;
+  const std::string test_name = std::filesystem::path(test_argv.front()).filename().string();
   if (tested.exited(k_harness_skipped)) {
-    skipped.push_back("correctness tests (" + skip_reason_of(m, variant, results) + ")");
+    // A skip is the harness's, which says why in its results; a variant
+    // that ends the process with 77 itself does not get to skip.
+    if (const std::string why = skip_reason_of(m, variant, results); !why.empty()) {
+      skipped.push_back("correctness tests (" + why + ")");
+    } else {
+      failure = run_failure{"correctness test", tested.describe() + " (a skip) without results that say it skipped"};
+    }
   } else if (!(tested.exited(0) || tested.exited(1)) || !std::filesystem::exists(results)) {
     failure = run_failure{"correctness test", tested.describe() + (std::filesystem::exists(results)
                                                                          ? std::string()
                                                                          : std::string(", writing no results"))};
-    err << "correctness: the test " << std::filesystem::path(test_argv.front()).filename().string() << " ended with "
-        << failure->m_cause << "\n";
+  } else if (const std::string unreadable = unreadable_results(m, variant, results); !unreadable.empty()) {
+    failure = run_failure{"correctness test", tested.describe() + ", but " + unreadable};
   } else {
     out << "      correctness: " << (tested.exited(0) ? "pass" : "FAIL (the gate will reject)") << "\n";
   }
+  if (failure) err << "correctness: the test " << test_name << " ended with " << failure->m_cause << "\n";
 
   const std::filesystem::path bench = run / "bench.json";
   if (failure) {
@@ -223,16 +257,24 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
                                                               ceilings.value_or(""), harness_limits(m).m_limit_s);
     step(out, 3, "benchmark: " + describe_command(bench_argv));
     const process_result benched = run_process(bench_argv, harness_limits(m));
-    if (benched.exited(k_harness_skipped)) {
+    if (benched.exited(k_harness_skipped) && !skipped.empty()) {
       skipped.push_back("benchmark (the bench exited 77: no device to time on)");
+    } else if (benched.exited(k_harness_skipped)) {
+      // The tests ran here, so the device is here: the benchmark has nothing
+      // to skip for, and a variant must not end it with 77 to avoid a record.
+      failure = run_failure{"benchmark", benched.describe() + " (a skip), although the correctness tests ran here"};
     } else if (!(benched.exited(0) || benched.exited(1)) || !std::filesystem::exists(bench)) {
       failure = run_failure{"benchmark", benched.describe() + (std::filesystem::exists(bench)
                                                                   ? std::string()
                                                                   : std::string(", writing no results"))};
-      err << "benchmark: the bench " << std::filesystem::path(bench_argv.front()).filename().string()
-          << " ended with " << failure->m_cause << "\n";
+    } else if (const std::string unreadable = unreadable_bench(bench); !unreadable.empty()) {
+      failure = run_failure{"benchmark", benched.describe() + ", but " + unreadable};
     } else if (benched.exited(1)) {
       out << "      benchmark: some benchmarks failed (their shapes are recorded with the error)\n";
+    }
+    if (failure) {
+      err << "benchmark: the bench " << std::filesystem::path(bench_argv.front()).filename().string()
+          << " ended with " << failure->m_cause << "\n";
     }
   }
 
