@@ -365,6 +365,12 @@ docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 Limits, checked at configure time so that nothing fails later (each refusal
 names the function, the kernel and the argument):
 
+- Each keyword at most once per call, the sub-keywords of TOLERANCE and
+  TIMING too (CMake's argument parser would keep the last value, or join
+  two lists, without a word). No value is empty: a keyword given only
+  ``""`` (an empty quoted variable) or only empty list elements, and an
+  empty entry of a list keyword (``SHAPES "M=8" ""``, ``SEEDS "1;;2"``), are
+  refused, as is an empty argument where a keyword is expected.
 - Kernel, variant and baseline names: C identifiers
   (``[A-Za-z_][A-Za-z0-9_]*``) of at most 64 characters; they name
   directories, files, targets and tests. ``kopt`` refuses any other name read
@@ -393,6 +399,7 @@ cmake_minimum_required(VERSION 3.25)
 
 set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Keywords.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
@@ -452,6 +459,7 @@ function(kernel_opt_add_kernel kernel)
     TARGET
     TIMING
   )
+  _kernel_opt_check_keywords(${fn} "${kernel}" 1 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
   _kernel_opt_check_name(${fn} "${kernel}" "kernel name" "${kernel}")
@@ -609,6 +617,7 @@ function(kernel_opt_add_variant kernel variant)
     SASS_SIGNATURES
     CUDA_ARCHITECTURES
   )
+  _kernel_opt_check_keywords(kernel_opt_add_variant "${kernel}" 2 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()
@@ -629,6 +638,7 @@ function(kernel_opt_add_baseline kernel baseline)
     COMPILE_OPTIONS
     CUDA_ARCHITECTURES
   )
+  _kernel_opt_check_keywords(kernel_opt_add_baseline "${kernel}" 2 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
 endfunction()

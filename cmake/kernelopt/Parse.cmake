@@ -229,6 +229,7 @@ function(_kernel_opt_parse_tolerance fn kernel words out)
     set(${out} "" PARENT_SCOPE)
     return()
   endif()
+  _kernel_opt_check_sub_keywords(${fn} ${kernel} TOLERANCE "${words}" "RTOL;ATOL;MAX_REL_L2")
   cmake_parse_arguments(tol "" "RTOL;ATOL;MAX_REL_L2" "" ${words})
   set(number "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
   if(DEFINED tol_UNPARSED_ARGUMENTS OR DEFINED tol_KEYWORDS_MISSING_VALUES
@@ -252,6 +253,7 @@ endfunction()
 # TIMING [MIN_SAMPLES n] [MIN_TIME s] [MAX_NOISE f] [MAX_TIME s]
 #   -> "min_samples;min_time;max_noise;timeout", defaults from the cache.
 function(_kernel_opt_parse_timing fn kernel words out)
+  _kernel_opt_check_sub_keywords(${fn} ${kernel} TIMING "${words}" "MIN_SAMPLES;MIN_TIME;MAX_NOISE;MAX_TIME")
   cmake_parse_arguments(timing "" "MIN_SAMPLES;MIN_TIME;MAX_NOISE;MAX_TIME" "" ${words})
   if(DEFINED timing_UNPARSED_ARGUMENTS OR DEFINED timing_KEYWORDS_MISSING_VALUES)
     _kernel_opt_fail(${fn} ${kernel} "malformed TIMING"
