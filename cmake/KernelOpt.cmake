@@ -89,7 +89,8 @@ targets without writing a harness.
     signed and ``randint(0,256)`` for ``u8``.
 
   ``SEEDS <integer>...``
-    A trial per seed, each with fresh inputs. Default ``1 2 3``.
+    A trial per seed, each with fresh inputs; distinct decimal integers
+    (``010`` is ten). Default ``1 2 3``.
 
   ``TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]``
     numpy-allclose semantics, ``|got - ref| <= ATOL + RTOL * |ref|``, for
@@ -118,13 +119,18 @@ targets without writing a harness.
   ``TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]``
     Benchmark sampling of this kernel: at least ``MIN_SAMPLES`` samples and
     ``MIN_TIME`` seconds of them, then stop once the median's relative noise
-    is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. Defaults: the cache
+    is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. ``MIN_SAMPLES`` is an
+    integer from 1 to 1000000 (the benchmark's cap on samples), ``MIN_TIME``
+    below ``MAX_TIME`` (sample time never exceeds the wall time sampling
+    runs), ``MAX_NOISE`` a fraction above 0 and below 1, ``MAX_TIME`` above
+    0. Defaults: the cache
     variables ``KernelOpt_MIN_SAMPLES`` (10), ``KernelOpt_MIN_TIME`` (0.5),
     ``KernelOpt_MAX_NOISE`` (0.005), ``KernelOpt_BENCH_TIMEOUT`` (15), as
     NVBench (docs/benchmarking.md says why).
 
   ``TIMEOUT <seconds>``
-    CTest timeout of each generated test process.
+    CTest timeout of each generated test process, from 2 to 1000000 (``kopt``
+    refuses 0, and gives the benchmark 95 % of it in whole seconds).
     Default ``KernelOpt_TEST_TIMEOUT`` (600).
 
 .. command:: kernel_opt_add_variant
@@ -385,7 +391,15 @@ names the function, the kernel and the argument):
 - FLOPS, BYTES, INIT bounds, TARGET conditions and ARGS axes: no division,
   modulo or ``ceil_div`` by a literal zero.
 - TOLERANCE and TIMING numbers: finite and non-negative, below 1e308
-  (``1e999``, ``inf``, ``nan`` and ``-1`` are refused).
+  (``1e999``, ``inf``, ``nan`` and ``-1`` are refused), and not below 1e-300
+  unless 0 (a double would lose them). SEEDS, TOLERANCE, TIMING and TIMEOUT
+  are read as decimals (``08`` is eight, ``010`` ten) and written in one
+  canonical form (``8.0``, ``1.0e-3``) into the generated C++ and the
+  manifest, so that both hold the same values.
+- ``KernelOpt_TEST_TIMEOUT``, ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``,
+  ``KernelOpt_MAX_NOISE`` and ``KernelOpt_BENCH_TIMEOUT``: the limits of
+  TIMEOUT and of TIMING's keywords, checked where a declaration takes its
+  default from them; a refusal names the cache variable.
 - ``KernelOpt_OPTIMIZE_VARIANT_<k>``: empty or a declared variant; the
   entries of ``KernelOpt_PROFILE_VARIANT_<k>``: declared variants and
   baselines. Every generated command is ``VERBATIM``: no value reaches a
@@ -404,6 +418,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Numbers.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
@@ -499,18 +514,7 @@ function(kernel_opt_add_kernel kernel)
   if(NOT DEFINED arg_SEEDS)
     set(arg_SEEDS 1 2 3)
   endif()
-  foreach(seed IN LISTS arg_SEEDS)
-    _kernel_opt_stray_keyword(${fn} ${kernel} SEEDS "${seed}")
-    if(NOT seed MATCHES "^[0-9]+$")
-      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is not a non-negative integer")
-    endif()
-    _kernel_opt_int64_literal(value "${seed}")
-    if(value STREQUAL "overflow")
-      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is beyond int64"
-        KEY SEEDS "${arg_SEEDS}"
-        HINT "a seed is at most 9223372036854775807")
-    endif()
-  endforeach()
+  _kernel_opt_parse_seeds(${fn} ${kernel} "${arg_SEEDS}" seeds)
   _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
   _kernel_opt_parse_timing(${fn} ${kernel} "${arg_TIMING}" timing)
   foreach(model IN ITEMS FLOPS BYTES)
@@ -537,8 +541,10 @@ function(kernel_opt_add_kernel kernel)
       KEY MAX_ITERATIONS "${arg_MAX_ITERATIONS}"
       HINT "the number of variants the loop may record before kopt status says stop")
   endif()
-  if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
-    _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
+  if(DEFINED arg_TIMEOUT)
+    _kernel_opt_parse_timeout(${fn} ${kernel} TRUE "${arg_TIMEOUT}" timeout)
+  else()
+    _kernel_opt_parse_timeout(${fn} ${kernel} FALSE "${KernelOpt_TEST_TIMEOUT}" timeout)
   endif()
   _kernel_opt_sources(${fn} ${kernel} REFERENCE_SOURCES "${arg_REFERENCE_SOURCES}" ref_sources)
   _kernel_opt_check_identifier(${fn} ${kernel} REFERENCE "${arg_REFERENCE}")
@@ -550,10 +556,6 @@ function(kernel_opt_add_kernel kernel)
     cmake_path(ABSOLUTE_PATH arg_RECORDS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE
                OUTPUT_VARIABLE records)
   endif()
-  set(timeout ${KernelOpt_TEST_TIMEOUT})
-  if(DEFINED arg_TIMEOUT)
-    set(timeout ${arg_TIMEOUT})
-  endif()
 
   _kernel_opt_enable_testing()
   set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_KERNELS ${kernel})
@@ -564,7 +566,7 @@ function(kernel_opt_add_kernel kernel)
   _kernel_opt_set(${kernel} SHAPES "${shapes}")
   _kernel_opt_set(${kernel} QUICK_SHAPES "${quick}")
   _kernel_opt_set(${kernel} INIT "${arg_INIT}")
-  _kernel_opt_set(${kernel} SEEDS "${arg_SEEDS}")
+  _kernel_opt_set(${kernel} SEEDS "${seeds}")
   _kernel_opt_set(${kernel} TOLERANCE "${tolerance}")
   _kernel_opt_set(${kernel} TIMING "${timing}")
   _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
