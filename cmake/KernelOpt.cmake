@@ -122,8 +122,8 @@ targets without writing a harness.
     is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. ``MIN_SAMPLES`` is an
     integer from 1 to 1000000 (the benchmark's cap on samples), ``MIN_TIME``
     below ``MAX_TIME`` (sample time never exceeds the wall time sampling
-    runs), ``MAX_NOISE`` a fraction above 0 and below 1, ``MAX_TIME`` above
-    0. Defaults: the cache
+    runs), ``MAX_NOISE`` a fraction above 0 and below 1, ``MAX_TIME`` a
+    number above 0. Defaults: the cache
     variables ``KernelOpt_MIN_SAMPLES`` (10), ``KernelOpt_MIN_TIME`` (0.5),
     ``KernelOpt_MAX_NOISE`` (0.005), ``KernelOpt_BENCH_TIMEOUT`` (15), as
     NVBench (docs/benchmarking.md says why).
@@ -373,10 +373,11 @@ names the function, the kernel and the argument):
 
 - Each keyword at most once per call, the sub-keywords of TOLERANCE and
   TIMING too (CMake's argument parser would keep the last value, or join
-  two lists, without a word). No value is empty: a keyword given only
-  ``""`` (an empty quoted variable) or only empty list elements, and an
-  empty entry of a list keyword (``SHAPES "M=8" ""``, ``SEEDS "1;;2"``), are
-  refused, as is an empty argument where a keyword is expected.
+  two lists, without a word). No value is empty: a keyword given only an
+  empty string ``""`` (an empty quoted variable) or only empty list
+  elements, and an empty entry of a list keyword (as in the calls
+  with ``SHAPES "M=8" ""`` or with ``SEEDS "1;;2"``), are refused, as is an
+  empty argument where a keyword is expected.
 - Kernel, variant and baseline names: C identifiers
   (``[A-Za-z_][A-Za-z0-9_]*``) of at most 64 characters; they name
   directories, files, targets and tests. ``kopt`` refuses any other name read
@@ -396,10 +397,11 @@ names the function, the kernel and the argument):
   are read as decimals (``08`` is eight, ``010`` ten) and written in one
   canonical form (``8.0``, ``1.0e-3``) into the generated C++ and the
   manifest, so that both hold the same values.
-- ``KernelOpt_TEST_TIMEOUT``, ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``,
-  ``KernelOpt_MAX_NOISE`` and ``KernelOpt_BENCH_TIMEOUT``: the limits of
-  TIMEOUT and of TIMING's keywords, checked where a declaration takes its
-  default from them; a refusal names the cache variable.
+- The cache variables behind the defaults of TIMEOUT and TIMING
+  (``KernelOpt_TEST_TIMEOUT``, ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``
+  and ``KernelOpt_BENCH_TIMEOUT``) have their limits,
+  checked where a declaration takes its default from them; a refusal names
+  the cache variable.
 - ``KernelOpt_OPTIMIZE_VARIANT_<k>``: empty or a declared variant; the
   entries of ``KernelOpt_PROFILE_VARIANT_<k>``: declared variants and
   baselines. Every generated command is ``VERBATIM``: no value reaches a
