@@ -95,7 +95,8 @@ targets without writing a harness.
     signed and ``randint(0,256)`` for ``u8``.
 
   ``SEEDS <integer>...``
-    A trial per seed, each with fresh inputs. Default ``1 2 3``.
+    A trial per seed, each with fresh inputs; distinct decimal integers
+    (``010`` is ten). Default ``1 2 3``.
 
   ``TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]``
     numpy-allclose semantics, ``|got - ref| <= ATOL + RTOL * |ref|``, for
@@ -125,13 +126,18 @@ targets without writing a harness.
   ``TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]``
     Benchmark sampling of this kernel: at least ``MIN_SAMPLES`` samples and
     ``MIN_TIME`` seconds of them, then stop once the median's relative noise
-    is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. Defaults: the cache
+    is below ``MAX_NOISE``, or after ``MAX_TIME`` seconds. ``MIN_SAMPLES`` is an
+    integer from 1 to 1000000 (the benchmark's cap on samples), ``MIN_TIME``
+    below ``MAX_TIME`` (sample time never exceeds the wall time sampling
+    runs), ``MAX_NOISE`` a fraction above 0 and below 1, ``MAX_TIME`` a
+    number above 0. Defaults: the cache
     variables ``KernelOpt_MIN_SAMPLES`` (10), ``KernelOpt_MIN_TIME`` (0.5),
     ``KernelOpt_MAX_NOISE`` (0.005), ``KernelOpt_BENCH_TIMEOUT`` (15), as
     NVBench (docs/benchmarking.md says why).
 
   ``TIMEOUT <seconds>``
-    CTest timeout of each generated test process.
+    CTest timeout of each generated test process, from 2 to 1000000 (``kopt``
+    refuses 0, and gives the benchmark 95 % of it in whole seconds).
     Default ``KernelOpt_TEST_TIMEOUT`` (600).
 
 .. command:: kernel_opt_add_variant
@@ -389,6 +395,13 @@ docs/multi-gpu.md says how it, the GPU slots and ``ctest -j`` interact).
 Limits, checked at configure time so that nothing fails later (each refusal
 names the function, the kernel and the argument):
 
+- Each keyword at most once per call, the sub-keywords of TOLERANCE and
+  TIMING too (CMake's argument parser would keep the last value, or join
+  two lists, without a word). No value is empty: a keyword given only an
+  empty string ``""`` (an empty quoted variable) or only empty list
+  elements, and an empty entry of a list keyword (as in the calls
+  with ``SHAPES "M=8" ""`` or with ``SEEDS "1;;2"``), are refused, as is an
+  empty argument where a keyword is expected.
 - Kernel, variant and baseline names: C identifiers
   (``[A-Za-z_][A-Za-z0-9_]*``) of at most 64 characters; they name
   directories, files, targets and tests. ``kopt`` refuses any other name read
@@ -403,7 +416,16 @@ names the function, the kernel and the argument):
 - FLOPS, BYTES, INIT bounds, TARGET conditions and ARGS axes: no division,
   modulo or ``ceil_div`` by a literal zero.
 - TOLERANCE and TIMING numbers: finite and non-negative, below 1e308
-  (``1e999``, ``inf``, ``nan`` and ``-1`` are refused).
+  (``1e999``, ``inf``, ``nan`` and ``-1`` are refused), and not below 1e-300
+  unless 0 (a double would lose them). SEEDS, TOLERANCE, TIMING and TIMEOUT
+  are read as decimals (``08`` is eight, ``010`` ten) and written in one
+  canonical form (``8.0``, ``1.0e-3``) into the generated C++ and the
+  manifest, so that both hold the same values.
+- The cache variables behind the defaults of TIMEOUT and TIMING
+  (``KernelOpt_TEST_TIMEOUT``, ``KernelOpt_MIN_SAMPLES``, ``KernelOpt_MIN_TIME``, ``KernelOpt_MAX_NOISE``
+  and ``KernelOpt_BENCH_TIMEOUT``) have their limits,
+  checked where a declaration takes its default from them; a refusal names
+  the cache variable.
 - ``KernelOpt_OPTIMIZE_VARIANT_<k>``: empty or a declared variant; the
   entries of ``KernelOpt_PROFILE_VARIANT_<k>``: declared variants and
   baselines. Every generated command is ``VERBATIM``: no value reaches a
@@ -417,10 +439,12 @@ cmake_minimum_required(VERSION 3.25)
 
 set_property(GLOBAL PROPERTY _KERNEL_OPT_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Keywords.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Numbers.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Parse.cmake")
@@ -476,6 +500,7 @@ function(kernel_opt_add_kernel kernel)
     TARGET
     TIMING
   )
+  _kernel_opt_check_keywords(${fn} "${kernel}" 1 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_missing_name(${fn} "${kernel}" kernel "${kernel}")
   _kernel_opt_check_parsed(${fn} "${kernel}" arg)
@@ -525,18 +550,7 @@ function(kernel_opt_add_kernel kernel)
   if(NOT DEFINED arg_SEEDS)
     set(arg_SEEDS 1 2 3)
   endif()
-  foreach(seed IN LISTS arg_SEEDS)
-    _kernel_opt_stray_keyword(${fn} ${kernel} SEEDS "${seed}")
-    if(NOT seed MATCHES "^[0-9]+$")
-      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is not a non-negative integer")
-    endif()
-    _kernel_opt_int64_literal(value "${seed}")
-    if(value STREQUAL "overflow")
-      _kernel_opt_fail(${fn} ${kernel} "SEEDS entry '${seed}' is beyond int64"
-        KEY SEEDS "${arg_SEEDS}"
-        HINT "a seed is at most 9223372036854775807")
-    endif()
-  endforeach()
+  _kernel_opt_parse_seeds(${fn} ${kernel} "${arg_SEEDS}" seeds)
   _kernel_opt_parse_tolerance(${fn} ${kernel} "${arg_TOLERANCE}" tolerance)
   _kernel_opt_parse_timing(${fn} ${kernel} "${arg_TIMING}" timing)
   foreach(model IN ITEMS FLOPS BYTES)
@@ -563,8 +577,10 @@ function(kernel_opt_add_kernel kernel)
       KEY MAX_ITERATIONS "${arg_MAX_ITERATIONS}"
       HINT "the number of variants the loop may record before kopt status says stop")
   endif()
-  if(DEFINED arg_TIMEOUT AND NOT arg_TIMEOUT MATCHES "^[0-9]+(\\.[0-9]*)?$")
-    _kernel_opt_fail(${fn} ${kernel} "TIMEOUT '${arg_TIMEOUT}' is not a number of seconds")
+  if(DEFINED arg_TIMEOUT)
+    _kernel_opt_parse_timeout(${fn} ${kernel} TRUE "${arg_TIMEOUT}" timeout)
+  else()
+    _kernel_opt_parse_timeout(${fn} ${kernel} FALSE "${KernelOpt_TEST_TIMEOUT}" timeout)
   endif()
   _kernel_opt_sources(${fn} ${kernel} REFERENCE_SOURCES "${arg_REFERENCE_SOURCES}" ref_sources)
   _kernel_opt_check_libraries(${fn} ${kernel} REFERENCE_LIBRARIES "${arg_REFERENCE_LIBRARIES}")
@@ -582,10 +598,6 @@ function(kernel_opt_add_kernel kernel)
         HINT "RECORDS is the directory kopt writes ${kernel}'s records into (created when missing)")
     endif()
   endif()
-  set(timeout ${KernelOpt_TEST_TIMEOUT})
-  if(DEFINED arg_TIMEOUT)
-    set(timeout ${arg_TIMEOUT})
-  endif()
 
   _kernel_opt_enable_testing()
   set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_KERNELS ${kernel})
@@ -596,7 +608,7 @@ function(kernel_opt_add_kernel kernel)
   _kernel_opt_set(${kernel} SHAPES "${shapes}")
   _kernel_opt_set(${kernel} QUICK_SHAPES "${quick}")
   _kernel_opt_set(${kernel} INIT "${arg_INIT}")
-  _kernel_opt_set(${kernel} SEEDS "${arg_SEEDS}")
+  _kernel_opt_set(${kernel} SEEDS "${seeds}")
   _kernel_opt_set(${kernel} TOLERANCE "${tolerance}")
   _kernel_opt_set(${kernel} TIMING "${timing}")
   _kernel_opt_set(${kernel} FLOPS "${arg_FLOPS}")
@@ -649,6 +661,7 @@ function(kernel_opt_add_variant kernel variant)
     SASS_SIGNATURES
     CUDA_ARCHITECTURES
   )
+  _kernel_opt_check_keywords(kernel_opt_add_variant "${kernel}" 2 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_variant variant "${kernel}" "${variant}")
 endfunction()
@@ -669,6 +682,7 @@ function(kernel_opt_add_baseline kernel baseline)
     COMPILE_OPTIONS
     CUDA_ARCHITECTURES
   )
+  _kernel_opt_check_keywords(kernel_opt_add_baseline "${kernel}" 2 ${ARGC} "${options}" "${one_value}" "${multi_value}")
   cmake_parse_arguments(PARSE_ARGV 2 arg "${options}" "${one_value}" "${multi_value}")
   _kernel_opt_add_impl(kernel_opt_add_baseline baseline "${kernel}" "${baseline}")
 endfunction()

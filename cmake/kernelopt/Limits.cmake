@@ -63,37 +63,6 @@ function(_kernel_opt_check_name fn kernel what name)
   endif()
 endfunction()
 
-# _kernel_opt_check_finite(<fn> <kernel> <keyword> <key> <number> <words>):
-# <number> (already a non-negative decimal, e.g. 1e-3) must be finite as a
-# double: below 1e308, so that 1e999 is not read as infinity.
-function(_kernel_opt_check_finite fn kernel keyword key number words)
-  string(REGEX MATCH "^([0-9]*)\\.?([0-9]*)([eE]([-+]?)0*([0-9]*))?$" parsed "${number}")
-  set(integer "${CMAKE_MATCH_1}")
-  set(fraction "${CMAKE_MATCH_2}")
-  set(sign "${CMAKE_MATCH_4}")
-  set(exponent "${CMAKE_MATCH_5}")
-  if(exponent STREQUAL "")
-    set(exponent 0)
-  endif()
-  string(LENGTH "${exponent}" exponent_digits)
-  if(sign STREQUAL "-")
-    return()  # at most the integer part's digits above 1: finite
-  endif()
-  string(REGEX REPLACE "^0+" "" integer "${integer}")
-  string(LENGTH "${integer}" integer_digits)
-  # The number is below 10^(integer_digits + exponent).
-  if(exponent_digits GREATER 4)
-    set(magnitude 99999)
-  else()
-    math(EXPR magnitude "${integer_digits} + ${exponent}")
-  endif()
-  if(magnitude GREATER 308)
-    _kernel_opt_fail(${fn} "${kernel}" "${keyword} ${key} '${number}' is not a finite number"
-      KEY ${keyword} "${words}"
-      HINT "${key} must be a finite, non-negative number below 1e308")
-  endif()
-endfunction()
-
 # _kernel_opt_check_sizes(<fn> <kernel> <keyword> <dims> <arg_names> <shapes>):
 # at every shape of <shapes> (normalized "d=v,..."), every ARGS axis must be
 # a non-negative integer and every tensor's bytes (the product of its axes

@@ -4,14 +4,6 @@
 # with string(JSON) (Json.cmake); the paths of executables and objects are
 # generator expressions, resolved by file(GENERATE).
 
-# _kernel_opt_json_number(<out> <text>): a number as validated by the CMake
-# API (1e-3, .5, 2.) in the form JSON takes (0.5, 2.0).
-function(_kernel_opt_json_number out text)
-  string(REGEX REPLACE "^\\." "0." text "${text}")
-  string(REGEX REPLACE "\\.([eE]|$)" ".0\\1" text "${text}")
-  set(${out} "${text}" PARENT_SCOPE)
-endfunction()
-
 # One implementation: {name, entry, sources, parent, hypothesis, methods, expect_failure[, static]}.
 function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
@@ -166,12 +158,9 @@ function(_kernel_opt_write_manifest kernel)
     list(GET TOLERANCE 0 rtol)
     list(GET TOLERANCE 1 atol)
     list(GET TOLERANCE 2 max_rel_l2)
-    _kernel_opt_json_number(rtol "${rtol}")
-    _kernel_opt_json_number(atol "${atol}")
+    # Numbers are canonical decimals (Numbers.cmake): JSON as they are.
     if(max_rel_l2 STREQUAL "")
       set(max_rel_l2 null)
-    else()
-      _kernel_opt_json_number(max_rel_l2 "${max_rel_l2}")
     endif()
     _kernel_opt_json_set(m tolerance "{}")
     _kernel_opt_json_set(m "tolerance;rtol" "${rtol}")
@@ -212,14 +201,11 @@ function(_kernel_opt_write_manifest kernel)
   list(POP_FRONT TIMING min_samples min_time max_noise timeout)
   _kernel_opt_json_set(m timing "{}")
   _kernel_opt_json_set(m "timing;min_samples" "${min_samples}")
-  foreach(pair IN ITEMS "min_time_s=${min_time}" "max_noise=${max_noise}" "timeout_s=${timeout}")
-    string(REGEX MATCH "^([^=]*)=(.*)$" _ "${pair}")
-    _kernel_opt_json_number(value "${CMAKE_MATCH_2}")
-    _kernel_opt_json_set(m "timing;${CMAKE_MATCH_1}" "${value}")
-  endforeach()
+  _kernel_opt_json_set(m "timing;min_time_s" "${min_time}")
+  _kernel_opt_json_set(m "timing;max_noise" "${max_noise}")
+  _kernel_opt_json_set(m "timing;timeout_s" "${timeout}")
   _kernel_opt_json_set(m "timing;warmup_samples" 3)
-  _kernel_opt_json_number(test_timeout "${TIMEOUT}")
-  _kernel_opt_json_set(m test_timeout_s "${test_timeout}")
+  _kernel_opt_json_set(m test_timeout_s "${TIMEOUT}")
 
   _kernel_opt_json_set(m executables "{}")
   _kernel_opt_json_set_string(m "executables;test" "$<TARGET_FILE:${kernel}_kopt_test>")

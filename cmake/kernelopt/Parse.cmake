@@ -223,63 +223,6 @@ function(_kernel_opt_parse_inits fn kernel dims inits)
   endforeach()
 endfunction()
 
-# TOLERANCE RTOL <x> ATOL <y> [MAX_REL_L2 <z>] -> "rtol;atol;max_rel_l2".
-function(_kernel_opt_parse_tolerance fn kernel words out)
-  if(words STREQUAL "")
-    set(${out} "" PARENT_SCOPE)
-    return()
-  endif()
-  cmake_parse_arguments(tol "" "RTOL;ATOL;MAX_REL_L2" "" ${words})
-  set(number "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
-  if(DEFINED tol_UNPARSED_ARGUMENTS OR DEFINED tol_KEYWORDS_MISSING_VALUES
-     OR NOT DEFINED tol_RTOL OR NOT DEFINED tol_ATOL)
-    _kernel_opt_fail(${fn} ${kernel} "malformed TOLERANCE"
-      KEY TOLERANCE "${words}"
-      HINT "write TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]")
-  endif()
-  foreach(key IN ITEMS RTOL ATOL MAX_REL_L2)
-    if(DEFINED tol_${key} AND NOT tol_${key} MATCHES "${number}")
-      _kernel_opt_fail(${fn} ${kernel} "malformed TOLERANCE: ${key} '${tol_${key}}' is not a non-negative number"
-        KEY TOLERANCE "${words}")
-    endif()
-    if(DEFINED tol_${key})
-      _kernel_opt_check_finite(${fn} ${kernel} TOLERANCE ${key} "${tol_${key}}" "${words}")
-    endif()
-  endforeach()
-  set(${out} "${tol_RTOL};${tol_ATOL};${tol_MAX_REL_L2}" PARENT_SCOPE)
-endfunction()
-
-# TIMING [MIN_SAMPLES n] [MIN_TIME s] [MAX_NOISE f] [MAX_TIME s]
-#   -> "min_samples;min_time;max_noise;timeout", defaults from the cache.
-function(_kernel_opt_parse_timing fn kernel words out)
-  cmake_parse_arguments(timing "" "MIN_SAMPLES;MIN_TIME;MAX_NOISE;MAX_TIME" "" ${words})
-  if(DEFINED timing_UNPARSED_ARGUMENTS OR DEFINED timing_KEYWORDS_MISSING_VALUES)
-    _kernel_opt_fail(${fn} ${kernel} "malformed TIMING"
-      KEY TIMING "${words}"
-      HINT "write TIMING [MIN_SAMPLES <n>] [MIN_TIME <s>] [MAX_NOISE <fraction>] [MAX_TIME <s>]")
-  endif()
-  set(defaults MIN_SAMPLES ${KernelOpt_MIN_SAMPLES} MIN_TIME ${KernelOpt_MIN_TIME}
-               MAX_NOISE ${KernelOpt_MAX_NOISE} MAX_TIME ${KernelOpt_BENCH_TIMEOUT})
-  set(result "")
-  while(defaults)
-    list(POP_FRONT defaults key default)
-    if(NOT DEFINED timing_${key})
-      set(timing_${key} "${default}")
-    endif()
-    set(pattern "^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
-    if(key STREQUAL "MIN_SAMPLES")
-      set(pattern "^[1-9][0-9]*$")
-    endif()
-    if(NOT timing_${key} MATCHES "${pattern}")
-      _kernel_opt_fail(${fn} ${kernel} "malformed TIMING: ${key} '${timing_${key}}' is not a positive number"
-        KEY TIMING "${words}")
-    endif()
-    _kernel_opt_check_finite(${fn} ${kernel} TIMING ${key} "${timing_${key}}" "${words}")
-    list(APPEND result "${timing_${key}}")
-  endwhile()
-  set(${out} "${result}" PARENT_SCOPE)
-endfunction()
-
 function(_kernel_opt_check_target fn kernel dims condition)
   _kernel_opt_stray_keyword(${fn} ${kernel} TARGET "${condition}")
   _kernel_opt_check_expr(error names "${condition}" TRUE)
