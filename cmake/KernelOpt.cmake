@@ -378,6 +378,13 @@ names the function, the kernel and the argument):
   harness at run time against the same bound.
 - FLOPS, BYTES, INIT bounds, TARGET conditions and ARGS axes: no division,
   modulo or ``ceil_div`` by a literal zero.
+- Every expression (FLOPS, BYTES, INIT bounds, TARGET, PARAM_CONSTRAINTS,
+  ARGS axes) is checked against what the evaluator accepts: ``ceil``,
+  ``floor``, ``sqrt`` and ``log2`` take one argument, ``ceil_div`` two,
+  ``min`` and ``max`` at least one; nesting is at most 100 levels, counting
+  one for the expression and one more for each parenthesis or call, each
+  unary ``-`` and each ``^`` exponent (``((M))`` is 3 levels, ``--M`` 3,
+  ``2^3^4`` 3).
 - TOLERANCE and TIMING numbers: finite and non-negative, below 1e308
   (``1e999``, ``inf``, ``nan`` and ``-1`` are refused).
 - ``KernelOpt_OPTIMIZE_VARIANT_<k>``: empty or a declared variant; the
