@@ -291,7 +291,15 @@ targets without writing a harness.
   ``PARAM_CONSTRAINTS <comparison>...``
     Comparisons over PARAMS and DIMS (``BM*BN <= 16384``, ``M % BM == 0``);
     a point is kept when every one holds on every declared shape (SHAPES and
-    QUICK_SHAPES). Needs ``PARAMS``.
+    QUICK_SHAPES). They are evaluated exactly, as rationals of ``int64``
+    (``BM/64 >= 1`` holds for ``BM=96``; ``%`` is C's ``fmod``), in order:
+    a point is dropped at the first that does not hold, so an earlier one
+    guards a later one (``X != 0`` before ``M % X == 0``). A constraint that
+    has no exact value at a point it reaches stops the configure, naming
+    the point and the shape: a division by zero, a value beyond ``int64``,
+    ``sqrt`` or ``log2`` of a value whose result is not rational
+    (``sqrt(128)``; ``sqrt(64)`` is 8), ``^`` with an exponent that is not
+    an integer. Needs ``PARAMS``.
 
   ``MAX_POINTS <count>``
     At most this many points (1 to 99999): when more combinations satisfy
@@ -403,6 +411,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Errors.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Rational.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Methods.cmake")
