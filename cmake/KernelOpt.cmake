@@ -84,7 +84,20 @@ targets without writing a harness.
 
   ``INIT <arg>=<distribution>...``
     Random fill of an input: ``uniform(lo,hi)``, ``normal(mean,stddev)`` or
-    ``randint(lo,hi)`` (``hi`` exclusive); bounds are expressions over DIMS.
+    ``randint(lo,hi)``; exactly two bounds, each an expression over DIMS.
+    ``randint`` draws the integers from ``ceil(lo)`` to ``ceil(hi) - 1``
+    (``hi`` exclusive): the range must not be empty, and both bounds must be
+    below 2^62 in magnitude. An integer argument (``i32``, ``i64``, ``u8``)
+    takes ``randint`` only (``uniform`` and ``normal`` values would be
+    rounded, reaching ``hi``, or wrap). Every value the fill can draw must
+    be one the argument's dtype holds: ``u8`` 0 to 255, ``i32`` its range,
+    ``f16`` -65504 to 65504, ``bf16``, ``f32`` and ``f64`` their finite
+    range; a ``normal`` draw lies within 8.58 standard deviations of its
+    mean (the most the harness's Box-Muller draw reaches). The configure
+    checks all this at every shape (SHAPES and QUICK_SHAPES) where the bounds
+    have an exact value (see PARAM_CONSTRAINTS); bounds without one
+    (``sqrt(M)``, ``log2(3)``) are checked by the harness at run time, as are
+    bounds beyond ``int64`` other than a plain number.
     Default ``uniform(-1,1)`` for floating types, ``randint(-100,100)`` for
     signed and ``randint(0,256)`` for ``u8``.
 
@@ -503,7 +516,7 @@ function(kernel_opt_add_kernel kernel)
   endif()
   _kernel_opt_check_sizes(${fn} ${kernel} SHAPES "${arg_DIMS}" "${arg_names}" "${shapes}")
   _kernel_opt_check_sizes(${fn} ${kernel} QUICK_SHAPES "${arg_DIMS}" "${arg_names}" "${quick}")
-  _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}")
+  _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}" "${shapes};${quick}")
   if(NOT DEFINED arg_SEEDS)
     set(arg_SEEDS 1 2 3)
   endif()

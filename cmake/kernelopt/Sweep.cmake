@@ -259,12 +259,6 @@ function(_kernel_opt_family_point_holds out out_error out_at constraints binding
         return()
       endforeach()
       _kernel_opt_rational_compare(order ${values})
-      if(order STREQUAL "overflow")
-        set(${out_error} "comparing its sides overflows int64" PARENT_SCOPE)
-        set(${out_at} "${constraint}" "${shape}" PARENT_SCOPE)
-        set(${out} FALSE PARENT_SCOPE)
-        return()
-      endif()
       if((op STREQUAL "<" AND order EQUAL -1) OR
          (op STREQUAL "<=" AND NOT order EQUAL 1) OR
          (op STREQUAL ">" AND order EQUAL 1) OR
