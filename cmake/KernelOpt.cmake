@@ -297,9 +297,14 @@ targets without writing a harness.
     ``<k>_dispatch.hpp``, the last family with a selection), whose function
     has the entry's signature and calls the champion of the shape. The
     dispatch is the variant's own implementation: its correctness test,
-    benchmark, record and gate are those of any variant. Names must be
-    identifiers, distinct, not DIMS; values distinct integers; at most 10000
-    combinations.
+    benchmark, record and gate are those of any variant. At least one
+    parameter. Names must be distinct identifiers that C++ can take as they
+    are (no keyword, predefined macro or reserved name such as ``_Tile``),
+    not DIMS, not ``point`` (``kopt::params::point`` is the point's name),
+    not beginning with ``KOPT_`` (the macros above) and not a macro of
+    ``<cstdint>`` (``SIZE_MAX``), which the header includes; values
+    distinct integers, compared as numbers (``-0`` is ``0``, ``007`` is
+    ``7``); at most 10000 combinations.
 
   ``PARAM_CONSTRAINTS <comparison>...``
     Comparisons over PARAMS and DIMS (``BM*BN <= 16384``, ``M % BM == 0``);

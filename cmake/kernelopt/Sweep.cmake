@@ -25,6 +25,11 @@ function(_kernel_opt_parse_family fn kernel variant)
     return()
   endif()
   _kernel_opt_get(dims ${kernel} DIMS)
+  if(arg_PARAMS STREQUAL "")
+    _kernel_opt_fail(${fn} ${kernel} "PARAMS of variant '${variant}' is empty"
+      KEY PARAMS ""
+      HINT "a family needs at least one parameter with its values, e.g. PARAMS \"BM=64,128\"; without PARAMS the variant is a plain one")
+  endif()
   set(names "")
   set(counts "")
   foreach(entry IN LISTS arg_PARAMS)
@@ -41,6 +46,14 @@ function(_kernel_opt_parse_family fn kernel variant)
       _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': '${name}' is not an identifier"
         KEY PARAMS "${entry}"
         HINT "a parameter name becomes the macro KOPT_PARAM_<NAME> and kopt::params::<NAME>")
+    endif()
+    _kernel_opt_cxx_name(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': name" "${name}"
+      KEY PARAMS "${entry}")
+    _kernel_opt_params_name_taken(why "${name}")
+    if(NOT why STREQUAL "")
+      _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': '${name}' ${why}"
+        KEY PARAMS "${entry}"
+        HINT "the name becomes kopt::params::<NAME> in the generated kernelopt_params.hpp: choose another name")
     endif()
     if(name IN_LIST names)
       _kernel_opt_fail(${fn} ${kernel} "PARAMS of variant '${variant}' declares '${name}' twice"
@@ -73,12 +86,17 @@ function(_kernel_opt_parse_family fn kernel variant)
         _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': value '${value}' is beyond int64"
           KEY PARAMS "${entry}")
       endif()
-      if(value MATCHES "^-")
-        set(checked "-${checked}")
+      if(value MATCHES "^-" AND NOT checked STREQUAL "0")
+        set(checked "-${checked}")  # normalized: -0 is 0, 007 is 7
       endif()
       if(checked IN_LIST seen)
-        _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}' lists '${value}' twice"
-          KEY PARAMS "${entry}")
+        set(as "")
+        if(NOT checked STREQUAL value)
+          set(as " ('${value}' is ${checked})")
+        endif()
+        _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}' lists '${value}' twice${as}"
+          KEY PARAMS "${entry}"
+          HINT "values are integers, compared as numbers: -0 is 0, 007 is 7")
       endif()
       list(APPEND seen "${checked}")
     endforeach()
@@ -213,6 +231,23 @@ function(_kernel_opt_parse_family fn kernel variant)
   _kernel_opt_set(${kernel} IMPL_${variant}_SPACE "${space}")
   _kernel_opt_set(${kernel} IMPL_${variant}_VALID "${n_valid}")
   _kernel_opt_set(${kernel} IMPL_${variant}_POINTS "${points}")
+endfunction()
+
+# <out_why>: why <name> cannot be a parameter of kernelopt_params.hpp
+# (Sweep's _kernel_opt_family_points writes it), "" when it can: the header
+# declares kopt::params::point itself, a point is compiled with the macros
+# KOPT_PARAM_<NAME> and KOPT_POINT, and the header includes <cstdint>, whose
+# macros (SIZE_MAX, INT64_C, ...) would rewrite the declaration.
+function(_kernel_opt_params_name_taken out_why name)
+  set(why "")
+  if(name STREQUAL "point")
+    set(why "is declared by kernelopt_params.hpp itself (kopt::params::point, the point's name)")
+  elseif(name MATCHES "^KOPT_")
+    set(why "begins with KOPT_, the prefix of the macros a point is compiled with (KOPT_PARAM_<NAME>, KOPT_POINT)")
+  elseif(name MATCHES "^(U?INT(8|16|32|64|PTR|MAX)_(MAX|MIN|C|WIDTH)|U?INT_(LEAST|FAST)(8|16|32|64)_(MAX|MIN|WIDTH)|(PTRDIFF|SIG_ATOMIC|WCHAR|WINT)_(MAX|MIN|WIDTH)|SIZE_(MAX|WIDTH))$")
+    set(why "is a macro of <cstdint>, which kernelopt_params.hpp includes")
+  endif()
+  set(${out_why} "${why}" PARENT_SCOPE)
 endfunction()
 
 # <out>: TRUE when every constraint holds with <bindings> (NAME=value) on
