@@ -50,6 +50,8 @@ targets without writing a harness.
 
   ``DIMS <dim>...``
     Scalar sizes, passed as ``int64_t`` after the tensors, in this order.
+    Not a name TARGET reads as a measurement (``tflops``, ``gbps``,
+    ``time_ns``, ``time_us``, ``time_ms``, ``speedup_vs_...``).
 
   ``SHAPES <shape>...``
     Problem sizes measured and tested: ``"<dim>=<integer>,..."`` setting every
@@ -118,7 +120,13 @@ targets without writing a harness.
     ``time_ms``, ``speedup_vs_<impl>`` (``reference``, ``parent`` or a
     baseline), ``pct_of_ceiling.<name>``, ``peak.<name>`` (a ceiling from any
     source), ``ceiling.<name>`` (measured only) and the DIMS. A target holds
-    when it holds on every shape (docs/loop.md).
+    when it holds on every shape (docs/loop.md). A name that could never be
+    evaluated stops the configure: ``speedup_vs_<impl>`` where ``<impl>`` is
+    not ``reference``, ``parent`` or a baseline of the kernel (variants are
+    not timed beside one another), ``tflops`` without FLOPS, ``gbps``
+    without BYTES, ``pct_of_ceiling.<name>`` with neither. ``peak.<name>``
+    and ``ceiling.<name>`` depend on the ceilings and spec files read at run
+    time; an unknown one leaves the target ``unknown``, with the reason.
 
   ``MAX_ITERATIONS <n>``
     Stop condition: ``kopt status`` says stop once ``<n>`` variants

@@ -40,6 +40,13 @@ function(_kernel_opt_parse_dims fn kernel dims)
   list(JOIN dims " " dims_text)
   foreach(dim IN LISTS dims)
     _kernel_opt_cxx_name(${fn} ${kernel} "DIMS entry" "${dim}" KEY DIMS "${dims_text}")
+    # TARGET reads these names as measurements: a DIM of that name would be
+    # read instead of (or for) the measurement.
+    if(dim MATCHES "^(tflops|gbps|time_ns|time_us|time_ms|speedup_vs_.*)$")
+      _kernel_opt_fail(${fn} ${kernel} "DIMS entry '${dim}' is a name TARGET reads as a measurement"
+        KEY DIMS "${dims_text}"
+        HINT "TARGET reads tflops, gbps, time_ns, time_us, time_ms and speedup_vs_<impl> as measurements: give the dimension another name")
+    endif()
     if(dim IN_LIST seen)
       _kernel_opt_fail(${fn} ${kernel} "DIMS lists '${dim}' twice" KEY DIMS "${dims}")
     endif()
