@@ -89,9 +89,10 @@ targets without writing a harness.
     ``randint(lo,hi)``; exactly two bounds, each an expression over DIMS.
     ``randint`` draws the integers from ``ceil(lo)`` to ``ceil(hi) - 1``
     (``hi`` exclusive): the range must not be empty, and both bounds must be
-    below 2^62 in magnitude. An integer argument (``i32``, ``i64``, ``u8``)
-    takes ``randint`` only (``uniform`` and ``normal`` values would be
-    rounded, reaching ``hi``, or wrap). Every value the fill can draw must
+    below 2^62 in magnitude as doubles (at most 4611686018427387647). An
+    integer argument (``i32``, ``i64``, ``u8``) takes ``randint`` only
+    (``uniform`` and ``normal`` values would be rounded, reaching ``hi``,
+    or wrap). Every value the fill can draw must
     be one the argument's dtype holds: ``u8`` 0 to 255, ``i32`` its range,
     ``f16`` -65504 to 65504, ``bf16``, ``f32`` and ``f64`` their finite
     range; a ``normal`` draw lies within 8.58 standard deviations of its

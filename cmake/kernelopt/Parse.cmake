@@ -335,7 +335,7 @@ function(_kernel_opt_init_values fn kernel init spec kind dtype bounds shapes)
         if(kind STREQUAL "randint")
           _kernel_opt_fail(${fn} ${kernel} "INIT entry \"${init}\": randint bound \"${shown}\" is beyond 2^62 in magnitude${where}"
             KEY INIT "${init}" ${at}
-            HINT "randint draws int64 values: its bounds must be below 2^62 (4611686018427387904) in magnitude")
+            HINT "randint draws int64 values from bounds the harness reads as doubles: each must be below 2^62 in magnitude as a double, at most 4611686018427387647")
         endif()
         if(kind STREQUAL "uniform" AND shown MATCHES "^-?[ ]*([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
           # A plain number beyond int64: compared as a double, as the harness reads it.
@@ -363,12 +363,13 @@ function(_kernel_opt_init_values fn kernel init spec kind dtype bounds shapes)
       foreach(v IN ITEMS ${a} ${b})
         _kernel_opt_rational_op(negated neg ${v})
         _kernel_opt_rational_op(magnitude max ${v} ${negated})
-        _kernel_opt_rational_compare(order ${magnitude} "4611686018427387904/1")
+        # Below 2^62 as a double: 2^62 - 256 and above round to 2^62.
+        _kernel_opt_rational_compare(order ${magnitude} "4611686018427387648/1")
         if(NOT order EQUAL -1)
           _kernel_opt_rational_text(shown ${v})
-          _kernel_opt_fail(${fn} ${kernel} "INIT entry \"${init}\": randint bound ${shown} is not below 2^62 in magnitude${where}"
+          _kernel_opt_fail(${fn} ${kernel} "INIT entry \"${init}\": randint bound ${shown} is not below 2^62 in magnitude as a double${where}"
             KEY INIT "${init}" ${at}
-            HINT "randint draws int64 values: its bounds must be below 2^62 (4611686018427387904) in magnitude")
+            HINT "randint draws int64 values from bounds the harness reads as doubles: each must be below 2^62 in magnitude as a double, at most 4611686018427387647")
         endif()
       endforeach()
       _kernel_opt_rational_op(low ceil ${a})
