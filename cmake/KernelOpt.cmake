@@ -54,6 +54,8 @@ targets without writing a harness.
 
   ``DIMS <dim>...``
     Scalar sizes, passed as ``int64_t`` after the tensors, in this order.
+    Not a name TARGET reads as a measurement (``tflops``, ``gbps``,
+    ``time_ns``, ``time_us``, ``time_ms``, ``speedup_vs_...``).
 
   ``SHAPES <shape>...``
     Problem sizes measured and tested: ``"<dim>=<integer>,..."`` setting every
@@ -90,7 +92,21 @@ targets without writing a harness.
 
   ``INIT <arg>=<distribution>...``
     Random fill of an input: ``uniform(lo,hi)``, ``normal(mean,stddev)`` or
-    ``randint(lo,hi)`` (``hi`` exclusive); bounds are expressions over DIMS.
+    ``randint(lo,hi)``; exactly two bounds, each an expression over DIMS.
+    ``randint`` draws the integers from ``ceil(lo)`` to ``ceil(hi) - 1``
+    (``hi`` exclusive): the range must not be empty, and both bounds must be
+    below 2^62 in magnitude as doubles (at most 4611686018427387647). An
+    integer argument (``i32``, ``i64``, ``u8``) takes ``randint`` only
+    (``uniform`` and ``normal`` values would be rounded, reaching ``hi``,
+    or wrap). Every value the fill can draw must
+    be one the argument's dtype holds: ``u8`` 0 to 255, ``i32`` its range,
+    ``f16`` -65504 to 65504, ``bf16``, ``f32`` and ``f64`` their finite
+    range; a ``normal`` draw lies within 8.58 standard deviations of its
+    mean (the most the harness's Box-Muller draw reaches). The configure
+    checks all this at every shape (SHAPES and QUICK_SHAPES) where the bounds
+    have an exact value (see PARAM_CONSTRAINTS); bounds without one
+    (``sqrt(M)``, ``log2(3)``) are checked by the harness at run time, as are
+    bounds beyond ``int64`` other than a plain number.
     Default ``uniform(-1,1)`` for floating types, ``randint(-100,100)`` for
     signed and ``randint(0,256)`` for ``u8``.
 
@@ -112,7 +128,13 @@ targets without writing a harness.
     ``time_ms``, ``speedup_vs_<impl>`` (``reference``, ``parent`` or a
     baseline), ``pct_of_ceiling.<name>``, ``peak.<name>`` (a ceiling from any
     source), ``ceiling.<name>`` (measured only) and the DIMS. A target holds
-    when it holds on every shape (docs/loop.md).
+    when it holds on every shape (docs/loop.md). A name that could never be
+    evaluated stops the configure: ``speedup_vs_<impl>`` where ``<impl>`` is
+    not ``reference``, ``parent`` or a baseline of the kernel (variants are
+    not timed beside one another), ``tflops`` without FLOPS, ``gbps``
+    without BYTES, ``pct_of_ceiling.<name>`` with neither. ``peak.<name>``
+    and ``ceiling.<name>`` depend on the ceilings and spec files read at run
+    time; an unknown one leaves the target ``unknown``, with the reason.
 
   ``MAX_ITERATIONS <n>``
     Stop condition: ``kopt status`` says stop once ``<n>`` variants
@@ -314,14 +336,27 @@ targets without writing a harness.
     ``<k>_dispatch.hpp``, the last family with a selection), whose function
     has the entry's signature and calls the champion of the shape. The
     dispatch is the variant's own implementation: its correctness test,
-    benchmark, record and gate are those of any variant. Names must be
-    identifiers, distinct, not DIMS; values distinct integers; at most 10000
-    combinations.
+    benchmark, record and gate are those of any variant. At least one
+    parameter. Names must be distinct identifiers that C++ can take as they
+    are (no keyword, predefined macro or reserved name such as ``_Tile``),
+    not DIMS, not ``point`` (``kopt::params::point`` is the point's name),
+    not beginning with ``KOPT_`` (the macros above) and not a macro of
+    ``<cstdint>`` (``SIZE_MAX``), which the header includes; values
+    distinct integers, compared as numbers (``-0`` is ``0``, ``007`` is
+    ``7``); at most 10000 combinations.
 
   ``PARAM_CONSTRAINTS <comparison>...``
     Comparisons over PARAMS and DIMS (``BM*BN <= 16384``, ``M % BM == 0``);
     a point is kept when every one holds on every declared shape (SHAPES and
-    QUICK_SHAPES). Needs ``PARAMS``.
+    QUICK_SHAPES). They are evaluated exactly, as rationals of ``int64``
+    (``BM/64 >= 1`` holds for ``BM=96``; ``%`` is C's ``fmod``), in order:
+    a point is dropped at the first that does not hold, so an earlier one
+    guards a later one (``X != 0`` before ``M % X == 0``). A constraint that
+    has no exact value at a point it reaches stops the configure, naming
+    the point and the shape: a division by zero, a value beyond ``int64``,
+    ``sqrt`` or ``log2`` of a value whose result is not rational
+    (``sqrt(128)``; ``sqrt(64)`` is 8), ``^`` with an exponent that is not
+    an integer. Needs ``PARAMS``.
 
   ``MAX_POINTS <count>``
     At most this many points (1 to 99999): when more combinations satisfy
@@ -415,6 +450,13 @@ names the function, the kernel and the argument):
   harness at run time against the same bound.
 - FLOPS, BYTES, INIT bounds, TARGET conditions and ARGS axes: no division,
   modulo or ``ceil_div`` by a literal zero.
+- Every expression (FLOPS, BYTES, INIT bounds, TARGET, PARAM_CONSTRAINTS,
+  ARGS axes) is checked against what the evaluator accepts: ``ceil``,
+  ``floor``, ``sqrt`` and ``log2`` take one argument, ``ceil_div`` two,
+  ``min`` and ``max`` at least one; nesting is at most 100 levels, counting
+  one for the expression and one more for each parenthesis or call, each
+  unary ``-`` and each ``^`` exponent (``((M))`` is 3 levels, ``--M`` 3,
+  ``2^3^4`` 3).
 - TOLERANCE and TIMING numbers: finite and non-negative, below 1e308
   (``1e999``, ``inf``, ``nan`` and ``-1`` are refused), and not below 1e-300
   unless 0 (a double would lose them). SEEDS, TOLERANCE, TIMING and TIMEOUT
@@ -443,6 +485,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Keywords.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Cuda.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Expr.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Int64.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Rational.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Limits.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Numbers.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/kernelopt/Json.cmake")
@@ -546,7 +589,7 @@ function(kernel_opt_add_kernel kernel)
   endif()
   _kernel_opt_check_sizes(${fn} ${kernel} SHAPES "${arg_DIMS}" "${arg_names}" "${shapes}")
   _kernel_opt_check_sizes(${fn} ${kernel} QUICK_SHAPES "${arg_DIMS}" "${arg_names}" "${quick}")
-  _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}")
+  _kernel_opt_parse_inits(${fn} ${kernel} "${arg_DIMS}" "${arg_INIT}" "${shapes};${quick}")
   if(NOT DEFINED arg_SEEDS)
     set(arg_SEEDS 1 2 3)
   endif()

@@ -52,6 +52,54 @@ function(_kernel_opt_check_declaration kernel)
       HINT "-DKernelOpt_PERF_MISSING=fail on a GPU runner: <k>.perf fails when the gate did not run")
   endif()
   _kernel_opt_check_variant_cache(${kernel})
+  _kernel_opt_check_target_names(${kernel})
+endfunction()
+
+# Each TARGET's names must be ones kopt can resolve for this declaration
+# (framework/src/kopt/decide/targets.cpp): speedup_vs_<impl> names the
+# reference, the parent or a baseline (declared after the kernel, hence
+# checked here); tflops needs FLOPS, gbps needs BYTES, pct_of_ceiling.<name>
+# one of them. peak.<name> and ceiling.<name> depend on the ceilings and
+# spec files found at run time: not checked here.
+function(_kernel_opt_check_target_names kernel)
+  _kernel_opt_get(targets ${kernel} TARGETS)
+  _kernel_opt_get(baselines ${kernel} BASELINES)
+  _kernel_opt_get(flops ${kernel} FLOPS)
+  _kernel_opt_get(bytes ${kernel} BYTES)
+  foreach(target IN LISTS targets)
+    _kernel_opt_check_expr(error names "${target}" TRUE)
+    foreach(name IN LISTS names)
+      set(why "")
+      set(hint "")
+      set(keys "")
+      if(name MATCHES "^speedup_vs_(.*)$")
+        set(impl "${CMAKE_MATCH_1}")
+        if(NOT impl MATCHES "^(reference|parent)$" AND NOT impl IN_LIST baselines)
+          list(JOIN baselines ", " pretty)
+          if(pretty STREQUAL "")
+            set(pretty "(none)")
+          endif()
+          set(keys KEY Baselines "${pretty}")
+          set(why "${kernel} has no baseline '${impl}'")
+          set(hint "speedup_vs_<impl> compares with the reference (speedup_vs_reference), the variant's parent (speedup_vs_parent) or a baseline declared with kernel_opt_add_baseline(${kernel} <name> ...)")
+        endif()
+      elseif(name STREQUAL "tflops" AND flops STREQUAL "")
+        set(why "${kernel} has no FLOPS")
+        set(hint "tflops is computed from the FLOPS work model: declare FLOPS \"<expression over DIMS>\"")
+      elseif(name STREQUAL "gbps" AND bytes STREQUAL "")
+        set(why "${kernel} has no BYTES")
+        set(hint "gbps is computed from the BYTES work model: declare BYTES \"<expression over DIMS>\"")
+      elseif(name MATCHES "^pct_of_ceiling\\." AND flops STREQUAL "" AND bytes STREQUAL "")
+        set(why "${kernel} has neither FLOPS nor BYTES")
+        set(hint "pct_of_ceiling.<name> is the rate from FLOPS or BYTES over the ceiling: declare the work model")
+      endif()
+      if(NOT why STREQUAL "")
+        _kernel_opt_fail(kernel_opt_add_kernel ${kernel} "TARGET \"${target}\" reads ${name}, but ${why}: it could never be evaluated"
+          KEY TARGET "${target}" ${keys}
+          HINT "${hint}")
+      endif()
+    endforeach()
+  endforeach()
 endfunction()
 
 # The cache variables that name implementations of <kernel> are user text

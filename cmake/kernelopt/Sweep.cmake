@@ -25,6 +25,11 @@ function(_kernel_opt_parse_family fn kernel variant)
     return()
   endif()
   _kernel_opt_get(dims ${kernel} DIMS)
+  if(arg_PARAMS STREQUAL "")
+    _kernel_opt_fail(${fn} ${kernel} "PARAMS of variant '${variant}' is empty"
+      KEY PARAMS ""
+      HINT "a family needs at least one parameter with its values, e.g. PARAMS \"BM=64,128\"; without PARAMS the variant is a plain one")
+  endif()
   set(names "")
   set(counts "")
   foreach(entry IN LISTS arg_PARAMS)
@@ -41,6 +46,14 @@ function(_kernel_opt_parse_family fn kernel variant)
       _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': '${name}' is not an identifier"
         KEY PARAMS "${entry}"
         HINT "a parameter name becomes the macro KOPT_PARAM_<NAME> and kopt::params::<NAME>")
+    endif()
+    _kernel_opt_cxx_name(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': name" "${name}"
+      KEY PARAMS "${entry}")
+    _kernel_opt_params_name_taken(why "${name}")
+    if(NOT why STREQUAL "")
+      _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': '${name}' ${why}"
+        KEY PARAMS "${entry}"
+        HINT "the name becomes kopt::params::<NAME> in the generated kernelopt_params.hpp: choose another name")
     endif()
     if(name IN_LIST names)
       _kernel_opt_fail(${fn} ${kernel} "PARAMS of variant '${variant}' declares '${name}' twice"
@@ -73,12 +86,17 @@ function(_kernel_opt_parse_family fn kernel variant)
         _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}': value '${value}' is beyond int64"
           KEY PARAMS "${entry}")
       endif()
-      if(value MATCHES "^-")
-        set(checked "-${checked}")
+      if(value MATCHES "^-" AND NOT checked STREQUAL "0")
+        set(checked "-${checked}")  # normalized: -0 is 0, 007 is 7
       endif()
       if(checked IN_LIST seen)
-        _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}' lists '${value}' twice"
-          KEY PARAMS "${entry}")
+        set(as "")
+        if(NOT checked STREQUAL value)
+          set(as " ('${value}' is ${checked})")
+        endif()
+        _kernel_opt_fail(${fn} ${kernel} "PARAMS entry \"${entry}\" of variant '${variant}' lists '${value}' twice${as}"
+          KEY PARAMS "${entry}"
+          HINT "values are integers, compared as numbers: -0 is 0, 007 is 7")
       endif()
       list(APPEND seen "${checked}")
     endforeach()
@@ -158,7 +176,17 @@ function(_kernel_opt_parse_family fn kernel variant)
       list(GET values_${name} ${pick} value)
       list(PREPEND bindings "${name}=${value}")
     endwhile()
-    _kernel_opt_family_point_holds(holds "${constraints}" "${bindings}" "${dims}" "${all_shapes}")
+    _kernel_opt_family_point_holds(holds error at "${constraints}" "${bindings}" "${all_shapes}")
+    if(NOT error STREQUAL "")
+      list(GET at 0 constraint)
+      list(GET at 1 shape)
+      string(REPLACE ";" "," point "${bindings}")
+      _kernel_opt_fail(${fn} ${kernel} "PARAM_CONSTRAINTS entry of variant '${variant}' cannot be evaluated exactly at point ${variant}_p${index}: ${error}"
+        KEY PARAM_CONSTRAINTS "${constraint}"
+        KEY Point "${point}"
+        KEY Shape "${shape}"
+        HINT "constraints are evaluated exactly at configure, in rationals of int64: sqrt and log2 only where their value is rational, ^ only with an integer exponent; an earlier constraint that drops a point guards the later ones (\"X != 0\" before \"M % X == 0\")")
+    endif()
     if(holds)
       list(APPEND valid "${index}")
       set(bindings_${index} "${bindings}")
@@ -205,54 +233,77 @@ function(_kernel_opt_parse_family fn kernel variant)
   _kernel_opt_set(${kernel} IMPL_${variant}_POINTS "${points}")
 endfunction()
 
+# <out_why>: why <name> cannot be a parameter of kernelopt_params.hpp
+# (Sweep's _kernel_opt_family_points writes it), "" when it can: the header
+# declares kopt::params::point itself, a point is compiled with the macros
+# KOPT_PARAM_<NAME> and KOPT_POINT, and the header includes <cstdint>, whose
+# macros (SIZE_MAX, INT64_C, ...) would rewrite the declaration.
+function(_kernel_opt_params_name_taken out_why name)
+  set(why "")
+  if(name STREQUAL "point")
+    set(why "is declared by kernelopt_params.hpp itself (kopt::params::point, the point's name)")
+  elseif(name MATCHES "^KOPT_")
+    set(why "begins with KOPT_, the prefix of the macros a point is compiled with (KOPT_PARAM_<NAME>, KOPT_POINT)")
+  elseif(name MATCHES "^(U?INT(8|16|32|64|PTR|MAX)_(MAX|MIN|C|WIDTH)|U?INT_(LEAST|FAST)(8|16|32|64)_(MAX|MIN|WIDTH)|(PTRDIFF|SIG_ATOMIC|WCHAR|WINT)_(MAX|MIN|WIDTH)|SIZE_(MAX|WIDTH))$")
+    set(why "is a macro of <cstdint>, which kernelopt_params.hpp includes")
+  endif()
+  set(${out_why} "${why}" PARENT_SCOPE)
+endfunction()
+
 # <out>: TRUE when every constraint holds with <bindings> (NAME=value) on
-# every shape of <shapes> (a constraint without DIMS is evaluated once).
-function(_kernel_opt_family_point_holds out constraints bindings dims shapes)
+# every shape of <shapes>, evaluated exactly (rationals, Rational.cmake), in
+# order: the point is dropped at the first constraint that does not hold,
+# so an earlier one can guard a later one ("X != 0" before "M % X == 0").
+# <out_error>: "" or why a constraint cannot be evaluated exactly at this
+# point (a division by zero, a value beyond int64, sqrt(2)); <out_at> the
+# constraint and shape it names.
+function(_kernel_opt_family_point_holds out out_error out_at constraints bindings shapes)
+  set(${out_error} "" PARENT_SCOPE)
   foreach(constraint IN LISTS constraints)
     string(REGEX MATCH "^([^<>=!]+)(<=|>=|==|!=|<|>)([^<>=!]+)$" _ "${constraint}")
-    set(lhs "${CMAKE_MATCH_1}")
+    set(sides "${CMAKE_MATCH_1}" "${CMAKE_MATCH_3}")
     set(op "${CMAKE_MATCH_2}")
-    set(rhs "${CMAKE_MATCH_3}")
     foreach(shape IN LISTS shapes)
       string(REPLACE "," ";" shape_bindings "${shape}")
-      _kernel_opt_eval_int64(a "${lhs}" ${bindings} ${shape_bindings})
-      _kernel_opt_eval_int64(b "${rhs}" ${bindings} ${shape_bindings})
-      if(NOT a MATCHES "^-?[0-9]+$" OR NOT b MATCHES "^-?[0-9]+$")
-        # Not an integer (division by zero, overflow, sqrt): does not hold.
+      set(values "")
+      foreach(side IN LISTS sides)
+        # Integer arithmetic first (the usual case, and faster); anything it
+        # cannot settle (a fraction, sqrt, a divisor of zero) exactly.
+        _kernel_opt_eval_int64(value "${side}" ${bindings} ${shape_bindings})
+        if(value MATCHES "^-?[0-9]+$")
+          set(value "${value}/1")
+        else()
+          _kernel_opt_eval_exact(value "${side}" ${bindings} ${shape_bindings})
+        endif()
+        if(value MATCHES "/")
+          list(APPEND values "${value}")
+          continue()
+        endif()
+        string(STRIP "${side}" side)
+        if(value STREQUAL "overflow")
+          set(value "\"${side}\" overflows int64 (the configure evaluates constraints exactly, in rationals of int64)")
+        elseif(value STREQUAL "division by zero")
+          set(value "\"${side}\" divides by zero")
+        else()
+          string(REGEX REPLACE "^inexact: " "" value "${value}")
+          set(value "\"${side}\" has no exact value: ${value}")
+        endif()
+        set(${out_error} "${value}" PARENT_SCOPE)
+        set(${out_at} "${constraint}" "${shape}" PARENT_SCOPE)
         set(${out} FALSE PARENT_SCOPE)
         return()
+      endforeach()
+      _kernel_opt_rational_compare(order ${values})
+      if((op STREQUAL "<" AND order EQUAL -1) OR
+         (op STREQUAL "<=" AND NOT order EQUAL 1) OR
+         (op STREQUAL ">" AND order EQUAL 1) OR
+         (op STREQUAL ">=" AND NOT order EQUAL -1) OR
+         (op STREQUAL "==" AND order EQUAL 0) OR
+         (op STREQUAL "!=" AND NOT order EQUAL 0))
+        continue()
       endif()
-      _kernel_opt_int64_less(a_lt_b ${a} ${b})
-      _kernel_opt_int64_less(b_lt_a ${b} ${a})
-      if(op STREQUAL "<")
-        set(ok ${a_lt_b})
-      elseif(op STREQUAL ">")
-        set(ok ${b_lt_a})
-      elseif(op STREQUAL "<=")
-        set(ok TRUE)
-        if(b_lt_a)
-          set(ok FALSE)
-        endif()
-      elseif(op STREQUAL ">=")
-        set(ok TRUE)
-        if(a_lt_b)
-          set(ok FALSE)
-        endif()
-      elseif(op STREQUAL "==")
-        set(ok TRUE)
-        if(a_lt_b OR b_lt_a)
-          set(ok FALSE)
-        endif()
-      else()
-        set(ok FALSE)
-        if(a_lt_b OR b_lt_a)
-          set(ok TRUE)
-        endif()
-      endif()
-      if(NOT ok)
-        set(${out} FALSE PARENT_SCOPE)
-        return()
-      endif()
+      set(${out} FALSE PARENT_SCOPE)
+      return()
     endforeach()
   endforeach()
   set(${out} TRUE PARENT_SCOPE)

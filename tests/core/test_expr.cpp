@@ -1,8 +1,36 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include "core/expr.hpp"
 
 namespace {
+
+// The verdicts of tests/core/data/expr_corpus.txt, which the configure's
+// check (cmake/kernelopt/Expr.cmake) is held to by cmake_api.expr_corpus:
+// what configures, evaluates.
+TEST(expr, corpus_verdicts) {
+  std::ifstream corpus(KOPT_EXPR_CORPUS);
+  ASSERT_TRUE(corpus) << KOPT_EXPR_CORPUS;
+  std::string line;
+  int checked = 0;
+  while (std::getline(corpus, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t space = line.find(' ');
+    const std::string verdict = line.substr(0, space);
+    const std::string text = space == std::string::npos ? std::string() : line.substr(space + 1);
+    bool accepted = true;
+    try {
+      (void)kopt::referenced_names(text);
+    } catch (const kopt::expr_error&) {
+      accepted = false;
+    }
+    EXPECT_EQ(accepted, verdict == "OK") << text;
+    ++checked;
+  }
+  EXPECT_GT(checked, 40);
+}
 
 TEST(expr, arithmetic_and_precedence) {
   const std::map<std::string, double> dims{{"M", 4096}, {"N", 1024}, {"K", 512}};

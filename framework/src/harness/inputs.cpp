@@ -1,8 +1,11 @@
 #include "harness/inputs.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "core/dtype.hpp"
 #include "core/expr.hpp"
@@ -96,6 +99,37 @@ class generator {
   double m_spare = 0;
 };
 
+// The most standard deviations a normal draw of `generator` reaches:
+// r = sqrt(-2 ln u1) with u1 >= 2^-53 is at most sqrt(106 ln 2) = 8.5717.
+// The configure uses the same bound (cmake/kernelopt/Parse.cmake).
+constexpr double k_normal_reach = 8.58;
+
+// The finite values a dtype holds, [lowest, highest].
+std::pair<double, double> dtype_range(dtype t) {
+  switch (t) {
+    case dtype::u8: return {0.0, 255.0};
+    case dtype::i32: return {-2147483648.0, 2147483647.0};
+    case dtype::i64: return {-0x1.0p63, 0x1.0p63};
+    case dtype::f16: return {-65504.0, 65504.0};
+    case dtype::bf16: return {-0x1.fep127, 0x1.fep127};
+    case dtype::f32: return {-0x1.fffffep127, 0x1.fffffep127};
+    case dtype::f64: break;
+  }
+  return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+}
+
+// Every value the fill can draw, [lo, hi], must be a finite value of the
+// argument's dtype: beyond it a store wraps (integers) or becomes infinite.
+// The configure refuses what it can evaluate exactly; this catches the
+// rest (bounds with sqrt, log2).
+void check_fill_range(const arg_spec& arg, const shape_spec& shape, double lo, double hi) {
+  const auto [lowest, highest] = dtype_range(arg.m_dtype);
+  if (lo >= lowest && hi <= highest) return;
+  throw std::runtime_error("argument '" + arg.m_name + "': INIT draws values from " + std::to_string(lo) + " to " +
+                           std::to_string(hi) + " at " + shape.m_text + ", beyond " + to_string(arg.m_dtype) +
+                           " (" + std::to_string(lowest) + " to " + std::to_string(highest) + ")");
+}
+
 void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
           std::uint64_t seed, std::size_t arg_index, std::vector<unsigned char>& data) {
   const std::map<std::string, double> dims = dim_values(spec, shape);
@@ -119,6 +153,11 @@ void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
                                std::to_string(high) + ") is empty at " + shape.m_text);
     }
     span = static_cast<std::uint64_t>(high - low);
+    check_fill_range(arg, shape, static_cast<double>(low), static_cast<double>(high - 1));
+  } else if (arg.m_init.m_kind == init_spec::kind::uniform) {
+    check_fill_range(arg, shape, std::min(a, b), std::max(a, b));
+  } else {
+    check_fill_range(arg, shape, a - k_normal_reach * std::fabs(b), a + k_normal_reach * std::fabs(b));
   }
   unsigned char* out = data.data();
   parallel_chunks(count, k_parallel_chunk, [&](std::size_t chunk, std::size_t begin, std::size_t end) {

@@ -1,0 +1,6 @@
+# EXPECT: kernel_opt_add_kernel\(gemm\): malformed TARGET: nested deeper than 100 levels
+kernel_opt_add_kernel(gemm BACKEND host
+  ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
+  DIMS M N K
+  SHAPES "M=64,N=64,K=64"
+  REFERENCE gemm_reference REFERENCE_SOURCES kernels.cpp TARGET "time_us < 1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1^1")

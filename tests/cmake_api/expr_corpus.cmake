@@ -1,0 +1,33 @@
+# The configure's expression check (_kernel_opt_check_expr) gives every
+# expression of tests/core/data/expr_corpus.txt the evaluator's verdict
+# (kernelopt_core_tests checks the evaluator against the same file): what
+# configures, evaluates. Comparisons are allowed where the line has one.
+#   cmake -DKOPT_CMAKE_DIR=<cmake> -DCORPUS=<file> -P expr_corpus.cmake
+cmake_policy(VERSION 3.25)
+include("${KOPT_CMAKE_DIR}/kernelopt/Expr.cmake")
+file(STRINGS "${CORPUS}" lines)
+set(problems "")
+set(checked 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^#" OR NOT line MATCHES "^(OK|ERR) ?(.*)$")
+    continue()
+  endif()
+  set(verdict "${CMAKE_MATCH_1}")
+  set(text "${CMAKE_MATCH_2}")
+  set(comparison FALSE)
+  if(text MATCHES "[<>=!]")
+    set(comparison TRUE)
+  endif()
+  _kernel_opt_check_expr(error names "${text}" ${comparison})
+  if(verdict STREQUAL "OK" AND NOT error STREQUAL "")
+    list(APPEND problems "refused, the evaluator accepts (${error}): ${text}")
+  elseif(verdict STREQUAL "ERR" AND error STREQUAL "")
+    list(APPEND problems "accepted, the evaluator refuses: ${text}")
+  endif()
+  math(EXPR checked "${checked} + 1")
+endforeach()
+if(problems)
+  list(JOIN problems "\n  " text)
+  message(FATAL_ERROR "expr_corpus:\n  ${text}")
+endif()
+message(STATUS "expr_corpus: ${checked} expressions, the evaluator's verdicts")
