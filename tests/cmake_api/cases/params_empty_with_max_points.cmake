@@ -1,4 +1,4 @@
-# EXPECT: kernel_opt_add_variant\(gemm\): PARAMS of variant 'v0' is empty
+# EXPECT: kernel_opt_add_variant\(gemm\): keyword PARAMS needs a value
 kernel_opt_add_kernel(gemm BACKEND host
   ARGS "in A f32[M,K]" "in B f32[K,N]" "out C f32[M,N]"
   DIMS M N K
