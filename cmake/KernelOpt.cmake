@@ -117,7 +117,13 @@ targets without writing a harness.
   ``TOLERANCE RTOL <number> ATOL <number> [MAX_REL_L2 <number>]``
     numpy-allclose semantics, ``|got - ref| <= ATOL + RTOL * |ref|``, for
     floating outputs; integer outputs are always exact. Default per output
-    dtype: f64 1e-10, f32 1e-4, f16/bf16 1e-2.
+    dtype: f64 1e-10, f32 1e-4, f16/bf16 1e-2. ``MAX_REL_L2`` bounds the
+    error's L2 norm relative to the reference's; where it is not declared
+    (TOLERANCE or not) a floating output gets f64 1e-6, f32 1e-2, f16/bf16
+    1e-1: far above rounding, it fails outputs that are mostly wrong yet
+    pass elementwise because the reference's values are below ATOL (zeros
+    for a softmax over 32000 columns). An all-zero reference is exempt from
+    the default bound.
 
   ``FLOPS <expression>``, ``BYTES <expression>``
     The work model over DIMS: TFLOP/s, GB/s and the roofline.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/compare.hpp"
+#include "harness/guarded.hpp"
 
 namespace {
 
@@ -90,3 +91,83 @@ TEST(compare, max_rel_l2_bound_fails_a_uniformly_degraded_result) {
 }
 
 }  // namespace
+
+namespace {
+
+// The tolerance tolerance_for gives an f32 output without a declared
+// MAX_REL_L2: the default per dtype, marked as such.
+kopt::tolerance_spec f32_with_default_l2() {
+  kopt::tolerance_spec tol = kopt::default_tolerance(kopt::dtype::f32);
+  tol.m_max_rel_l2 = kopt::default_max_rel_l2(kopt::dtype::f32);
+  tol.m_max_rel_l2_default = true;
+  return tol;
+}
+
+// Softmax over 32000 columns: every value ~3e-5, below the f32 ATOL of 1e-4.
+std::vector<double> small_outputs(std::size_t n) {
+  std::vector<double> expected(n);
+  for (std::size_t i = 0; i < n; ++i) expected[i] = (1.0 + 0.5 * std::sin(static_cast<double>(i))) / 32000.0;
+  return expected;
+}
+
+}  // namespace
+
+// Zeros where every reference value is below ATOL pass elementwise; the
+// default bound on the relative L2 error fails them and says why.
+TEST(compare, zeros_below_atol_fail_the_default_rel_l2_bound) {
+  const std::size_t n = 256;
+  guarded g(n);
+  const std::vector<double> expected = small_outputs(n);
+  for (std::size_t i = 0; i < n; ++i) g.data()[i] = 0.0f;
+  const kopt::output_check c =
+      kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {256}, true);
+  EXPECT_EQ(c.m_mismatches, 0u);
+  EXPECT_FALSE(c.passed());
+  EXPECT_NE(c.diagnosis().find("rel-L2 1 exceeds MAX_REL_L2 0.01 (the default for f32 where TOLERANCE sets none"),
+            std::string::npos)
+      << c.diagnosis();
+  // The same output close to the reference passes.
+  for (std::size_t i = 0; i < n; ++i) g.data()[i] = static_cast<float>(expected[i]);
+  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {256}, true)
+                  .passed());
+}
+
+// An all-zero reference has no norm to relate the error to: ATOL alone
+// decides, as before (the default bound does not apply; a declared one does).
+TEST(compare, the_default_rel_l2_bound_does_not_apply_to_an_all_zero_reference) {
+  const std::size_t n = 100000;
+  guarded g(n);
+  const std::vector<double> expected(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) g.data()[i] = 5e-5f;  // within ATOL; absolute L2 ~0.016
+  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {100000}, true)
+                  .passed());
+  kopt::tolerance_spec declared = kopt::default_tolerance(kopt::dtype::f32);
+  declared.m_max_rel_l2 = 1e-2;
+  EXPECT_FALSE(kopt::compare_output(out_f32(), declared, g.m_bytes.data(), n, expected, {100000}, true).passed());
+}
+
+// tolerance_for: the default bound per floating dtype unless TOLERANCE
+// declares MAX_REL_L2; none for integers (exact anyway).
+TEST(compare, tolerance_for_adds_the_default_rel_l2_bound_unless_declared) {
+  kopt::kernel_spec spec;
+  kopt::arg_spec y = out_f32();
+  const kopt::tolerance_spec f32 = kopt::tolerance_for(spec, y);
+  ASSERT_TRUE(f32.m_max_rel_l2);
+  EXPECT_EQ(*f32.m_max_rel_l2, 1e-2);
+  EXPECT_TRUE(f32.m_max_rel_l2_default);
+  y.m_dtype = kopt::dtype::bf16;
+  EXPECT_EQ(*kopt::tolerance_for(spec, y).m_max_rel_l2, 1e-1);
+  y.m_dtype = kopt::dtype::i32;
+  EXPECT_FALSE(kopt::tolerance_for(spec, y).m_max_rel_l2);
+  kopt::tolerance_spec declared;
+  declared.m_rtol = 1e-3;
+  declared.m_atol = 1e-2;
+  spec.m_tolerance = declared;
+  y.m_dtype = kopt::dtype::f32;
+  EXPECT_EQ(*kopt::tolerance_for(spec, y).m_max_rel_l2, 1e-2);  // declared without MAX_REL_L2
+  declared.m_max_rel_l2 = 0.5;
+  spec.m_tolerance = declared;
+  const kopt::tolerance_spec chosen = kopt::tolerance_for(spec, y);
+  EXPECT_EQ(*chosen.m_max_rel_l2, 0.5);
+  EXPECT_FALSE(chosen.m_max_rel_l2_default);
+}

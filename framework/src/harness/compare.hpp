@@ -25,6 +25,12 @@ void poison(dtype t, void* data, std::size_t count);
 // f64 1e-10, integers exact).
 [[nodiscard]] tolerance_spec default_tolerance(dtype t);
 
+// The bound on a floating output's relative L2 error where TOLERANCE sets no
+// MAX_REL_L2 (f64 1e-6, f32 1e-2, f16/bf16 1e-1): far above what rounding
+// gives, so that only outputs that are mostly wrong fail it, such as zeros
+// where every reference value is below ATOL.
+[[nodiscard]] double default_max_rel_l2(dtype t);
+
 struct mismatch {
   std::size_t m_flat = 0;
   std::vector<std::int64_t> m_index;
@@ -39,7 +45,8 @@ struct output_check {
   tolerance_spec m_tolerance;
   double m_max_abs = 0;
   double m_max_rel = 0;
-  double m_rel_l2 = 0;
+  double m_rel_l2 = 0;  // relative to the reference's L2 norm; absolute when that is 0
+  bool m_reference_zero = false;  // the reference's L2 norm is 0 (the default MAX_REL_L2 does not apply)
   std::size_t m_mismatches = 0;
   std::size_t m_nonfinite = 0;
   std::size_t m_unwritten = 0;
@@ -48,6 +55,7 @@ struct output_check {
   std::optional<mismatch> m_first_unwritten;
 
   [[nodiscard]] bool passed() const;
+  [[nodiscard]] bool l2_exceeded() const;  // beyond the tolerance's MAX_REL_L2
   // One paragraph a person can act on; empty when passed.
   [[nodiscard]] std::string diagnosis() const;
 };

@@ -58,8 +58,13 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
 }
 
 tolerance_spec tolerance_for(const kernel_spec& spec, const arg_spec& arg) {
-  if (spec.m_tolerance && is_floating(arg.m_dtype)) return *spec.m_tolerance;
-  return default_tolerance(arg.m_dtype);
+  tolerance_spec tolerance =
+      spec.m_tolerance && is_floating(arg.m_dtype) ? *spec.m_tolerance : default_tolerance(arg.m_dtype);
+  if (is_floating(arg.m_dtype) && !tolerance.m_max_rel_l2) {
+    tolerance.m_max_rel_l2 = default_max_rel_l2(arg.m_dtype);
+    tolerance.m_max_rel_l2_default = true;
+  }
+  return tolerance;
 }
 
 bool run_check::passed() const {

@@ -27,7 +27,8 @@ using expected_outputs = std::vector<std::vector<double>>;
                                              backend& ref_backend);
 
 // The tolerance an output is checked with: TOLERANCE if declared (floating
-// outputs only), else the per-dtype default.
+// outputs only), else the per-dtype default; a floating output without a
+// declared MAX_REL_L2 gets default_max_rel_l2.
 [[nodiscard]] tolerance_spec tolerance_for(const kernel_spec& spec, const arg_spec& arg);
 
 // What one checked run found.

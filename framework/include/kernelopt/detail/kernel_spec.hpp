@@ -43,6 +43,7 @@ struct tolerance_spec {
   double m_atol = 0;
   std::optional<double> m_max_rel_l2;  // optional bound on the relative L2 error
   std::string m_source;                // "TOLERANCE", "default for f32", ...
+  bool m_max_rel_l2_default = false;   // m_max_rel_l2 is the dtype's default, not declared
 };
 
 struct timing_spec {
