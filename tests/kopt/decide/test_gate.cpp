@@ -260,6 +260,32 @@ TEST_F(gate_test, a_stale_best_never_counts) {
   EXPECT_TRUE(contains(perf.m_out, "best is v1")) << perf.m_out;
 }
 
+// A quick run times the QUICK_SHAPES only: its ACCEPT says nothing of the
+// declared shapes and can never be completed, so it does not count as best.
+TEST_F(gate_test, a_quick_accept_does_not_count_as_best) {
+  ASSERT_EQ(record_variant(c, "v0", false).m_code, 0);
+  patch_json("bench/bench.v1.json", [](json& doc) {
+    doc["kopt"]["shape_set"] = "quick";
+    json rows = json::array();
+    for (json row : doc["benchmarks"]) {
+      std::string name = row["name"].get<std::string>();
+      if (name.find("rows=8192,cols=8192") != std::string::npos) continue;
+      const std::size_t at = name.find("rows=4096,cols=4096");
+      if (at != std::string::npos) name.replace(at, 19, "rows=1024,cols=1024");
+      row["name"] = name;
+      if (row.contains("run_name")) row["run_name"] = name.substr(0, name.find("/iterations"));
+      rows.push_back(row);
+    }
+    doc["benchmarks"] = rows;
+  });
+  const run_result v1 = record_variant(c, "v1");
+  EXPECT_TRUE(contains(v1.m_out, "gate softmax/v1: ACCEPT")) << v1.m_out << v1.m_err;
+  EXPECT_TRUE(contains(v1.m_out, "an ACCEPT of a quick run does not count as best")) << v1.m_out << v1.m_err;
+  const run_result status = run_kopt({"status", "--manifest", c.manifest()});
+  EXPECT_TRUE(contains(status.m_out, "a quick run does not count as best")) << status.m_out;
+  EXPECT_TRUE(contains(status.m_out, "best: v0")) << status.m_out;
+}
+
 TEST_F(gate_test, a_child_of_a_rejected_parent_is_judged_on_its_evidence) {
   patch_json(k_manifest, [](json& m) { m["variants"][4]["parent"] = "v3"; });
   for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);

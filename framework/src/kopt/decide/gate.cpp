@@ -183,14 +183,17 @@ gate_result evaluate_gate(const manifest& m, const record& c, const record_set& 
     g.m_notices.push_back(std::to_string(run.size()) + " rejections in a row (" + join(run, ", ") +
                           "): re-profile, change direction");
   }
+  const bool partial = c.m_timing.m_quick && declared_shapes_timed(m, c) < m.m_shapes.size();
   if (c.m_timing.m_quick) {
     g.m_notices.push_back(
         "timed on the quick shapes only (--quick): " + std::to_string(c.m_timing.m_shapes.size()) + " of " +
-        std::to_string(m.m_shapes.size()) + " declared shapes compared");
+        std::to_string(m.m_shapes.size()) + " declared shapes compared" +
+        (partial ? std::string("; an ACCEPT of a quick run does not count as best (run the next variant without --quick)")
+                 : std::string()));
   }
   for (std::string& notice : flag_notices(c)) g.m_notices.push_back(std::move(notice));
 
-  const record* best_after = accepted ? &c : best;
+  const record* best_after = accepted && !partial ? &c : best;
   if (best_after != nullptr) {
     g.m_best_after = best_after->m_variant;
     g.m_targets = evaluate_targets(m.m_targets, best_after->m_timing, best_after->m_ceilings);

@@ -44,6 +44,16 @@ std::string record_status::label(const record& r) const {
   return r.m_gate.m_decision;
 }
 
+std::size_t declared_shapes_timed(const manifest& m, const record& r) {
+  std::size_t timed = 0;
+  for (const std::string& declared : m.m_shapes) {
+    const bool found = std::any_of(r.m_timing.m_shapes.begin(), r.m_timing.m_shapes.end(),
+                                   [&](const shape_timing& t) { return t.m_shape.text() == declared; });
+    timed += found ? 1 : 0;
+  }
+  return timed;
+}
+
 std::vector<std::string> staleness(const manifest& m, const record& r, const std::optional<std::string>& source_now) {
   std::vector<std::string> problems;
   if (!source_now) {
@@ -51,6 +61,13 @@ std::vector<std::string> staleness(const manifest& m, const record& r, const std
   } else if (*source_now != r.m_source.m_sha256) {
     problems.push_back("sources changed since the record (sha256 " + r.m_source.m_sha256.substr(0, 12) +
                        "... recorded, " + source_now->substr(0, 12) + "... now)");
+  }
+  // A quick run timed a subset: its speedup says nothing of the other
+  // shapes, and the record can never be completed (records are not
+  // rewritten), so an ACCEPT of it never counts as best.
+  if (const std::size_t timed = declared_shapes_timed(m, r); r.m_timing.m_quick && timed < m.m_shapes.size()) {
+    problems.push_back("timed on the quick shapes only (--quick: " + std::to_string(timed) + " of " +
+                       std::to_string(m.m_shapes.size()) + " declared shapes): a quick run does not count as best");
   }
   std::vector<std::string> settings;
   if (r.m_shapes != m.m_shapes) settings.push_back("shapes");

@@ -41,6 +41,10 @@ struct record_status {
 // seeds, tolerance, timing settings), empty when it is not. `source_now` is
 // the current hash of the variant's sources, or nullopt when they cannot be
 // read (then that is the problem).
+// How many of the declared SHAPES the record's timing covers (a --quick run
+// times the QUICK_SHAPES).
+[[nodiscard]] std::size_t declared_shapes_timed(const manifest& m, const record& r);
+
 [[nodiscard]] std::vector<std::string> staleness(const manifest& m, const record& r,
                                                  const std::optional<std::string>& source_now);
 // Where the record's stored decision does not follow from its evidence
