@@ -52,6 +52,49 @@ TEST_F(gate_test, changed_source_is_rejected) {
   EXPECT_TRUE(contains(gate("v4").m_out, "cannot hash the current sources")) << gate("v4").m_out;
 }
 
+// The hash covers the headers a variant includes and its compile options:
+// an edited shared header, or other options, make its record stale, naming
+// what changed. A record made before the build scope is checked the way it
+// was made (over its SOURCES alone).
+TEST_F(gate_test, an_edited_included_header_or_compile_options_make_the_record_stale) {
+  write_text(c.path("src/shared.hpp"), "#pragma once\n#include \"deeper.hpp\"\n");
+  write_text(c.path("src/deeper.hpp"), "// one level down\n");
+  write_text(c.path("src/v0_three_pass.cpp"),
+             "#include \"shared.hpp\"\n#include <vector>\n" + read_text(c.path("src/v0_three_pass.cpp")));
+  ASSERT_EQ(record_variant(c, "v0", false).m_code, 0);
+  const record v0 = read_record(c.path("records/softmax/v0.json"));
+  EXPECT_EQ(v0.m_source.m_scope, "build");
+  ASSERT_EQ(v0.m_source.m_files.size(), 3u);
+  EXPECT_EQ(v0.m_source.m_files[1].m_name, "shared.hpp");
+  EXPECT_EQ(v0.m_source.m_files[2].m_name, "deeper.hpp");
+  EXPECT_EQ(gate("v0").m_code, 0);
+
+  write_text(c.path("src/deeper.hpp"), "// one level down, edited\n");
+  const run_result edited = gate("v0");
+  EXPECT_EQ(edited.m_code, 1);
+  EXPECT_TRUE(contains(edited.m_out, "FAIL  source       sources changed since the record")) << edited.m_out;
+  EXPECT_TRUE(contains(edited.m_out, "deeper.hpp changed")) << edited.m_out;
+  write_text(c.path("src/deeper.hpp"), "// one level down\n");
+  EXPECT_EQ(gate("v0").m_code, 0);
+
+  patch_json(k_manifest, [](json& doc) { doc["variants"][0]["compile_options"] = json::array({"-O0"}); });
+  const run_result options = gate("v0");
+  EXPECT_EQ(options.m_code, 1);
+  EXPECT_TRUE(contains(options.m_out, "compile options changed")) << options.m_out;
+  patch_json(k_manifest, [](json& doc) { doc["variants"][0]["compile_options"] = json::array(); });
+
+  // A record of the sources scope (before headers were hashed).
+  patch_json("records/softmax/v0.json", [&](json& doc) {
+    doc["source"].erase("scope");
+    doc["source"].erase("compile_options");
+    doc["source"]["sha256"] = hash_sources({c.path("src/v0_three_pass.cpp").string()}).m_sha256;
+    doc["source"]["files"] = json::array({doc["source"]["files"][0]});
+  });
+  write_text(c.path("src/deeper.hpp"), "// edited again\n");
+  const run_result old = gate("v0");
+  EXPECT_TRUE(contains(old.m_out, "ok    source       sources match the record")) << old.m_out;
+}
+
 TEST_F(gate_test, masked_parent_and_best_so_far) {
   ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
   ASSERT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v1", "--reason",

@@ -28,7 +28,7 @@ int cmd_gate(const arguments& args, std::ostream& out, std::ostream& /*err*/) {
     }
   }
   const gate_result gate =
-      evaluate_gate(m, *candidate, records, hash_current_sources(m, candidate->m_variant));
+      evaluate_gate(m, *candidate, records, hash_current_sources(m, candidate->m_variant, candidate->m_source.m_scope));
   if (args.has("--json")) {
     const gate_output output{m.m_kernel,           candidate->m_variant, gate.m_decision, candidate->m_gate.m_decision,
                              uncounted_notes(m, records), gate};

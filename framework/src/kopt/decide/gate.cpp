@@ -86,9 +86,11 @@ gate_check check_source(const record& c, const current_source& source) {
   const std::string recorded = c.m_source.m_sha256.substr(0, 12);
   const std::string now = source.m_hash->m_sha256.substr(0, 12);
   if (c.m_source.m_sha256 != source.m_hash->m_sha256) {
+    const std::vector<std::string> changed = source_differences(c.m_source, *source.m_hash);
     return check("source", false,
-                 "sources changed since the record (sha256 " + recorded + "... recorded, " + now +
-                     "... now): declare a new variant for new code");
+                 "sources changed since the record (sha256 " + recorded + "... recorded, " + now + "... now" +
+                     (changed.empty() ? std::string() : ": " + join(changed, ", ")) +
+                     "): declare a new variant for new code");
   }
   return check("source", true, "sources match the record (sha256 " + recorded + "...)");
 }

@@ -64,6 +64,7 @@ const std::vector<field_doc> k_impl_fields = {
     {"hypothesis", "string | null", "variants and baselines: why it should be faster; null when none was given"},
     {"methods", "array", "variants and baselines: METHODS, checked against the machine code (baselines: [])"},
     {"expect_failure", "string | null", "variants and baselines: the EXPECT_FAILURE regex, else null"},
+    {"compile_options", "array", "variants and baselines: COMPILE_OPTIONS as declared (in the variant's build hash)"},
     {"static", "object", "CUDA variants, when kopt is built: the static check's inputs"},
     {"family", "object", "variants declared with PARAMS: the family of points (docs/sweeps.md)"},
     {"switches", "array", "variants with switchable METHODS (`<method>=<MACRO>`): one object each (docs/ablation.md)"},
@@ -127,6 +128,7 @@ impl_decl read_impl(const json_reader& node) {
                  optional_string(node, "expect_failure")};
   impl.m_backend = optional_string(node, "backend");
   impl.m_precision = optional_string(node, "precision");
+  if (node.has("compile_options")) impl.m_compile_options = strings(node.at("compile_options"));
   return impl;
 }
 
@@ -147,7 +149,8 @@ json baseline_json(const impl_decl& impl) {
           {"parent", nullptr},
           {"hypothesis", nullptr},
           {"methods", json::array()},
-          {"expect_failure", or_null(impl.m_expect_failure)}};
+          {"expect_failure", or_null(impl.m_expect_failure)},
+          {"compile_options", impl.m_compile_options}};
 }
 
 json variant_json(const variant_decl& v) {
@@ -157,7 +160,8 @@ json variant_json(const variant_decl& v) {
               {"parent", or_null(v.m_parent)},
               {"hypothesis", or_null(v.m_hypothesis)},
               {"methods", v.m_methods},
-              {"expect_failure", or_null(v.m_expect_failure)}};
+              {"expect_failure", or_null(v.m_expect_failure)},
+              {"compile_options", v.m_compile_options}};
   if (v.m_static) out["static"] = {{"objects", v.m_static->m_objects}, {"args", v.m_static->m_args}};
   if (v.m_family) {
     const family_decl& f = *v.m_family;
@@ -328,6 +332,7 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
     decl.m_hypothesis = optional_string(v, "hypothesis");
     decl.m_methods = strings(v.at("methods"));
     decl.m_expect_failure = optional_string(v, "expect_failure");
+    if (v.has("compile_options")) decl.m_compile_options = strings(v.at("compile_options"));
     if (v.has("static")) {
       const json_reader st = v.at("static");
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};

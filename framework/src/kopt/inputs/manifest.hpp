@@ -39,6 +39,7 @@ struct impl_decl {
   // The reference's own: its backend (host) and precision (f64 | native).
   std::optional<std::string> m_backend;
   std::optional<std::string> m_precision;
+  std::vector<std::string> m_compile_options;  // baselines: COMPILE_OPTIONS (absent in older manifests: none)
 };
 
 // The static SASS check of a variant, as its <k>.static.<v> test runs it:
@@ -98,6 +99,7 @@ struct variant_decl {
   std::optional<std::string> m_expect_failure;  // as impl_decl's
   std::optional<family_decl> m_family;          // declared with PARAMS
   std::vector<method_switch> m_switches;  // the switchable METHODS, in claim order
+  std::vector<std::string> m_compile_options;  // COMPILE_OPTIONS (absent in older manifests: none)
 
   [[nodiscard]] const method_switch* find_switch(const std::string& method) const;
 };

@@ -13,7 +13,7 @@ const std::vector<field_doc> k_record_fields = {
     {"parent", "string | null", "the variant it was derived from"},
     {"hypothesis", "string | null", "what should move and by how much"},
     {"methods", "array", "the METHODS it claims"},
-    {"source", "object", "`sha256` over its sources, and each file's"},
+    {"source", "object", "`sha256` over its sources, the headers they include and its compile options (`scope`), and each file's"},
     {"created_utc", "string", "when it was recorded (by `kopt merge`: when the shard run that made its results finished)"},
     {"kernelopt_version", "string | null", "the KernelOpt version that recorded it (absent in older records)"},
     {"masked", "object | null", "`{reason, utc}` once `kopt mask` ran"},

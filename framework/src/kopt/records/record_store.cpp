@@ -54,13 +54,15 @@ std::size_t declared_shapes_timed(const manifest& m, const record& r) {
   return timed;
 }
 
-std::vector<std::string> staleness(const manifest& m, const record& r, const std::optional<std::string>& source_now) {
+std::vector<std::string> staleness(const manifest& m, const record& r, const current_source& now) {
   std::vector<std::string> problems;
-  if (!source_now) {
+  if (!now.m_hash) {
     problems.push_back("its sources cannot be read now");
-  } else if (*source_now != r.m_source.m_sha256) {
+  } else if (now.m_hash->m_sha256 != r.m_source.m_sha256) {
+    const std::vector<std::string> changed = source_differences(r.m_source, *now.m_hash);
     problems.push_back("sources changed since the record (sha256 " + r.m_source.m_sha256.substr(0, 12) +
-                       "... recorded, " + source_now->substr(0, 12) + "... now)");
+                       "... recorded, " + now.m_hash->m_sha256.substr(0, 12) + "... now" +
+                       (changed.empty() ? std::string() : ": " + join(changed, ", ")) + ")");
   }
   // A quick run timed a subset: its speedup says nothing of the other
   // shapes, and the record can never be completed (records are not
@@ -172,9 +174,8 @@ record_status check_record(const manifest& m, const record& r) {
     s.m_state = record_state::masked;
     return s;
   }
-  const current_source now = hash_current_sources(m, r.m_variant);
-  std::vector<std::string> stale =
-      staleness(m, r, now.m_hash ? std::optional<std::string>(now.m_hash->m_sha256) : std::nullopt);
+  const current_source now = hash_current_sources(m, r.m_variant, r.m_source.m_scope);
+  std::vector<std::string> stale = staleness(m, r, now);
   if (!stale.empty()) {
     s.m_state = record_state::stale;
     s.m_problems = std::move(stale);

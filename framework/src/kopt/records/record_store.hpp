@@ -45,8 +45,9 @@ struct record_status {
 // times the QUICK_SHAPES).
 [[nodiscard]] std::size_t declared_shapes_timed(const manifest& m, const record& r);
 
-[[nodiscard]] std::vector<std::string> staleness(const manifest& m, const record& r,
-                                                 const std::optional<std::string>& source_now);
+// Why the record no longer describes the declaration: `now` is its source
+// hash made now in the record's scope (source_hash.hpp).
+[[nodiscard]] std::vector<std::string> staleness(const manifest& m, const record& r, const current_source& now);
 // Where the record's stored decision does not follow from its evidence
 // (gate.hpp evidence_checks, in the record's schema version); empty when it
 // does.

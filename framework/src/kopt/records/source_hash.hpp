@@ -1,12 +1,23 @@
 // The source hash of a variant: what the gate checks so that a record can
 // never describe code other than the code in the tree.
 //
-// sha256 over, for each file in the manifest's `sources` order: the file's
-// base name, a NUL byte, its size in bytes as decimal digits, a NUL byte,
-// its bytes. Base names rather than paths so that a checkout elsewhere
-// hashes the same; sizes so that file boundaries cannot shift unnoticed.
+// sha256 over, for each file in order: the file's base name, a NUL byte,
+// its size in bytes as decimal digits, a NUL byte, its bytes. Base names
+// rather than paths so that a checkout elsewhere hashes the same; sizes so
+// that file boundaries cannot shift unnoticed.
+//
+// Two scopes. "sources" (records made before the build scope): the files
+// of the manifest's `sources`, in that order. "build" (every record made
+// now): those files, then every header they include with `#include "..."`,
+// transitively (found beside the including file, then in the absolute `-I`
+// directories of COMPILE_OPTIONS; files not found there, and <...>
+// includes, are the toolchain's and not hashed), in the order first met;
+// then the text of each COMPILE_OPTIONS entry. An edited shared header or
+// changed compile options make the record stale, and nobody has to list
+// headers in SOURCES.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +27,9 @@
 
 namespace kopt {
 
+inline constexpr const char* k_scope_sources = "sources";
+inline constexpr const char* k_scope_build = "build";
+
 struct source_file {
   std::string m_name;    // base name
   std::string m_sha256;  // of the file's bytes alone
@@ -24,19 +38,33 @@ struct source_file {
 struct source_hash {
   std::string m_sha256;
   std::vector<source_file> m_files;
+  std::string m_scope = k_scope_sources;
+  std::vector<std::string> m_compile_options;  // scope "build"
 };
 
 // Throws std::runtime_error naming the file when one cannot be read.
 [[nodiscard]] source_hash hash_sources(const std::vector<std::string>& paths);
+[[nodiscard]] source_hash hash_build(const std::vector<std::string>& sources,
+                                     const std::vector<std::string>& compile_options);
+
+// The headers the "build" scope adds to `sources`, in the order first met.
+[[nodiscard]] std::vector<std::filesystem::path> included_headers(const std::vector<std::string>& sources,
+                                                                  const std::vector<std::string>& compile_options);
 
 [[nodiscard]] json to_json(const source_hash& hash);
 [[nodiscard]] source_hash source_hash_from_json(const json_reader& node);
 
-// The current source hash of the candidate, or why it could not be computed.
+// The current source hash of the candidate in `scope`, or why it could not
+// be computed.
 struct current_source {
   std::optional<source_hash> m_hash;
   std::string m_error;
 };
-[[nodiscard]] current_source hash_current_sources(const manifest& m, const std::string& variant);
+[[nodiscard]] current_source hash_current_sources(const manifest& m, const std::string& variant,
+                                                  const std::string& scope = k_scope_build);
+
+// What differs between a recorded hash and one made now: "hopper.cuh
+// changed", "util.h added", "compile options changed"; empty when equal.
+[[nodiscard]] std::vector<std::string> source_differences(const source_hash& recorded, const source_hash& now);
 
 }  // namespace kopt
