@@ -12,6 +12,8 @@
 //                            (runs of `kopt baseline` that differ)
 //   KOPT_FAKE_TEST_HANG      as the test: start a child that sleeps, write
 //                            "<own pid> <child pid>" to this file, hang
+//   KOPT_FAKE_TEST_SIGNAL_KOPT  as the test: send this signal to kopt (the
+//                            parent of its supervisor), then hang
 #include <unistd.h>
 
 #include <csignal>
@@ -67,6 +69,17 @@ int main(int argc, char** argv) {
       pids << ::getpid() << " " << child << "\n";
     }
     std::filesystem::rename(hang + ".part", hang);
+    for (;;) ::pause();
+  }
+  if (const std::string sig = env("KOPT_FAKE_TEST_SIGNAL_KOPT"); is_test && !sig.empty()) {
+    // /proc/<supervisor>/stat: "pid (comm) state ppid ...".
+    std::ifstream stat("/proc/" + std::to_string(::getppid()) + "/stat");
+    const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::size_t paren = text.rfind(')');
+    if (paren != std::string::npos) {
+      const pid_t kopt = static_cast<pid_t>(std::atol(text.c_str() + paren + 4));
+      ::kill(kopt, std::atoi(sig.c_str()));
+    }
     for (;;) ::pause();
   }
   if (const std::string sig = env("KOPT_FAKE_TEST_SIGNAL"); is_test && !sig.empty()) {

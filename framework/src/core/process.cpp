@@ -32,6 +32,10 @@ constexpr int k_max_groups = 64;
 std::atomic<pid_t> g_groups[k_max_groups];
 constexpr int k_forwarded[] = {SIGINT, SIGTERM};
 struct sigaction g_previous[2];
+// A file to remove when kopt is interrupted by someone other than its
+// children (set_interrupt_cleanup); "" for none. Read by the handler.
+char g_cleanup[4096];
+std::atomic<bool> g_cleanup_set{false};
 
 void sleep_ms(long ms) {
   timespec t{ms / 1000, (ms % 1000) * 1000000L};
@@ -54,10 +58,23 @@ void signal_groups(int sig) {
   }
 }
 
+// Did the signal come from a process in one of the child groups (a
+// variant signalling kopt), rather than from a person, CTest or a CI runner?
+bool from_a_child(const siginfo_t* info) {
+  if (info == nullptr || info->si_code != SI_USER) return false;
+  const pid_t sender_group = ::getpgid(info->si_pid);
+  for (std::atomic<pid_t>& group : g_groups) {
+    const pid_t pid = group.load();
+    if (pid > 0 && (pid == info->si_pid || pid == sender_group)) return true;
+  }
+  return false;
+}
+
 // SIGINT / SIGTERM to kopt: the same to every child group, a grace period,
 // SIGKILL, then die of the signal as if it had not been handled.
 // Async-signal-safe calls only.
-void forward_and_reraise(int sig) {
+void forward_and_reraise(int sig, siginfo_t* info, void*) {
+  if (g_cleanup_set.load() && !from_a_child(info)) ::unlink(g_cleanup);
   signal_groups(SIGTERM);
   const long grace_ms = static_cast<long>(k_grace_s * 1000);
   for (long waited = 0; waited < grace_ms; waited += 20) {
@@ -89,7 +106,8 @@ void install_handlers() {
       if ((current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN) continue;
       g_previous[i] = current;
       struct sigaction mine {};
-      mine.sa_handler = forward_and_reraise;
+      mine.sa_sigaction = forward_and_reraise;
+      mine.sa_flags = SA_SIGINFO;
       sigemptyset(&mine.sa_mask);
       for (const int s : k_forwarded) sigaddset(&mine.sa_mask, s);
       ::sigaction(k_forwarded[i], &mine, nullptr);
@@ -237,6 +255,14 @@ std::string format_seconds(double seconds) {
     std::snprintf(text, sizeof text, "%.1f s", seconds);
   }
   return text;
+}
+
+void set_interrupt_cleanup(const std::string& path) {
+  g_cleanup_set.store(false);
+  if (path.empty() || path.size() >= sizeof g_cleanup) return;
+  std::memcpy(g_cleanup, path.c_str(), path.size() + 1);
+  g_cleanup_set.store(true);
+  install_handlers();
 }
 
 std::string process_result::describe() const {

@@ -70,6 +70,12 @@ struct process_result {
 [[nodiscard]] process_result run_process(const std::vector<std::string>& argv,
                                          const process_options& options = {});
 
+// A file kopt removes when SIGINT or SIGTERM ends it, unless the signal
+// came from one of its children (a variant signalling kopt): kopt
+// optimize's attempt marker, which makes an interrupted run by a person
+// leave no verdict, and a run a variant killed a REJECT. "" clears it.
+void set_interrupt_cleanup(const std::string& path);
+
 // "prog --a 'b c'" for messages: what was run, quoted where needed.
 [[nodiscard]] std::string describe_command(const std::vector<std::string>& argv);
 

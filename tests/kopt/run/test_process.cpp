@@ -140,11 +140,10 @@ class killed_kopt : public ::testing::TestWithParam<int> {
   scratch_case c;
 };
 
-TEST_P(killed_kopt, leaves_no_child_running) {
-  const int sig = GetParam();
-  const fs::path pid_file = c.path("hang.pids");
-  const std::string hang = "KOPT_FAKE_TEST_HANG=" + pid_file.string();
-  std::vector<std::string> env = {hang};
+// The real kopt, `optimize` on the scratch case, with `extra_env` added to
+// the environment and SIGINT/SIGTERM at their defaults; stdout quiet.
+pid_t spawn_optimize(const scratch_case& c, const std::string& extra_env) {
+  std::vector<std::string> env = {extra_env};
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<char*> envp;
   for (std::string& e : env) envp.push_back(e.data());
@@ -153,11 +152,9 @@ TEST_P(killed_kopt, leaves_no_child_running) {
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
-  // Quiet: kopt's progress lines are not this test's output.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  // Default SIGINT/SIGTERM even where this test runs with them ignored.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t defaults;
@@ -167,9 +164,19 @@ TEST_P(killed_kopt, leaves_no_child_running) {
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   pid_t kopt = 0;
-  ASSERT_EQ(::posix_spawn(&kopt, KOPT_BINARY, &actions, &attributes, args.data(), envp.data()), 0);
+  const int spawned = ::posix_spawn(&kopt, KOPT_BINARY, &actions, &attributes, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
+  return spawned == 0 ? kopt : -1;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST_P(killed_kopt, leaves_no_child_running) {
+  const int sig = GetParam();
+  const fs::path pid_file = c.path("hang.pids");
+  const pid_t kopt = spawn_optimize(c, "KOPT_FAKE_TEST_HANG=" + pid_file.string());
+  ASSERT_GT(kopt, 0);
 
   const std::vector<pid_t> pids = wait_for_pids(pid_file);
   ASSERT_EQ(pids.size(), 2u) << "the fake test did not start";
@@ -184,6 +191,23 @@ TEST_P(killed_kopt, leaves_no_child_running) {
   for (const pid_t pid : pids) {
     if (alive(pid)) ::kill(pid, SIGKILL);  // not to leave them behind if the test failed
   }
+  // Interrupted by someone else (a person, CTest): no verdict, nothing
+  // left. Killed outright: the marker stays, and the next optimize records
+  // the run as a REJECT instead of running v5 again (records/attempt.hpp).
+  const fs::path marker = c.path("records/softmax/v5.attempt");
+  if (sig != SIGKILL) {
+    EXPECT_FALSE(fs::exists(marker)) << "an interrupt left the attempt marker";
+    return;
+  }
+  EXPECT_TRUE(fs::exists(marker));
+  const run_result next = run_kopt({"optimize", "--manifest", c.manifest()});
+  EXPECT_TRUE(contains(next.m_out, "softmax/v5: an earlier optimize ended without a verdict")) << next.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  const record v5 = read_record(c.record("v5"));
+  EXPECT_EQ(v5.m_gate.m_decision, "REJECT");
+  ASSERT_TRUE(v5.m_failure.has_value());
+  EXPECT_EQ(v5.m_failure->m_step, "optimize run");
+  EXPECT_FALSE(fs::exists(marker));
 }
 
 INSTANTIATE_TEST_SUITE_P(process, killed_kopt, ::testing::Values(SIGTERM, SIGINT, SIGKILL),
@@ -192,6 +216,25 @@ INSTANTIATE_TEST_SUITE_P(process, killed_kopt, ::testing::Values(SIGTERM, SIGINT
                                               : info.param == SIGINT ? "sigint"
                                                                      : "sigkill");
                          });
+
+// A variant that signals kopt itself (SIGTERM from inside its test) does not
+// escape a verdict: kopt dies, its marker stays, and the next optimize
+// records the run as a REJECT (records/attempt.hpp).
+TEST(process, a_variant_that_kills_kopt_gets_a_reject_record) {
+  scratch_case c;
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  const pid_t kopt = spawn_optimize(c, "KOPT_FAKE_TEST_SIGNAL_KOPT=15");
+  ASSERT_GT(kopt, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(kopt, &status, 0), kopt);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "kopt exited " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::exists(c.path("records/softmax/v5.attempt")));
+  const run_result next = run_kopt({"optimize", "--manifest", c.manifest()});
+  EXPECT_TRUE(contains(next.m_out, "softmax/v5: an earlier optimize ended without a verdict")) << next.m_out;
+  ASSERT_TRUE(fs::exists(c.record("v5")));
+  EXPECT_EQ(read_record(c.record("v5")).m_gate.m_decision, "REJECT");
+}
 
 // kopt optimize on a hanging test: the step fails at the kernel's TIMEOUT,
 // naming it, and no record is written.

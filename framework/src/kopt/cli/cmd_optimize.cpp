@@ -14,6 +14,7 @@
 #include "formats/ceilings.hpp"
 #include "kopt/decide/gate.hpp"
 #include "kopt/run/harness_run.hpp"
+#include "kopt/records/attempt.hpp"
 #include "kopt/records/kernel_lock.hpp"
 #include "kopt/records/record_store.hpp"
 #include "kopt/cli/requests.hpp"
@@ -62,6 +63,26 @@ std::string skip_reason_of(const manifest& m, const std::string& variant,
     return s.m_status == "skipped" ? s.m_skip_reason : "";
   } catch (const std::exception&) {
     return "";
+  }
+}
+
+// A marker without a record is an optimize run that was killed before its
+// verdict (records/attempt.hpp): record it as a REJECT, so that the loop
+// moves on. A marker beside a record is a run killed just after writing it.
+void record_unfinished_attempts(const manifest& m, std::ostream& out) {
+  for (const unfinished_attempt& a : unfinished_attempts(m)) {
+    record_inputs inputs;
+    inputs.m_variant = a.m_variant;
+    inputs.m_failure = run_failure{
+        "optimize run", "no verdict: kopt was killed before it wrote the record (" + a.m_started +
+                            "; SIGKILL, a crash, or a signal from the variant's own processes)"};
+    write_json_new(m.record_path(a.m_variant), to_json(build_gated_record(m, inputs)));
+    out << "note: " << m.m_kernel << "/" << a.m_variant << ": an earlier optimize ended without a verdict ("
+        << a.m_started << "): recorded as REJECT (rule run)\n";
+  }
+  for (const variant_decl& v : m.m_variants) {
+    std::error_code ignored;
+    if (std::filesystem::exists(m.record_path(v.m_name))) std::filesystem::remove(attempt_path(m, v.m_name), ignored);
   }
 }
 
@@ -177,6 +198,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
   const manifest m = read_manifest_of(args);
   doc.m_kernel = m.m_kernel;
   const file_lock lock = lock_kernel(m, lock_wait_option(args), "optimize", err);  // before choosing: one decision at a time
+  record_unfinished_attempts(m, out);
   const record_set records = load_records(m);
   const std::string variant = choose_variant(args, m, records);
   for (const std::string& note : uncounted_notes(m, records)) out << note << "\n";
@@ -211,6 +233,9 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
   }
   if (ceilings) (void)read_ceilings(*ceilings);  // a bad file fails before anything runs
   const std::filesystem::path run = new_run_dir(m);
+  // From here until the record is written, a killed kopt leaves the marker,
+  // and the next optimize records this run as a REJECT.
+  const attempt_marker marker(m, variant);
   out << "optimize " << m.m_kernel << "/" << variant << (quick ? " (quick)" : "") << ", run directory "
       << run.string() << "\n";
 
