@@ -6,6 +6,7 @@
 // ones, inout arguments included, pass. Host backend, no clock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -142,6 +143,37 @@ TEST(TimedCallCheck, EveryTimedCallOnFreshContentIsChecked) {
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_TRUE(rows[0].m_error.has_value()) << "passed";
   EXPECT_NE(rows[0].m_error->find("on a timed call"), std::string::npos) << *rows[0].m_error;
+}
+
+// Writes its `in` tensor after each call (the others are then timed on
+// what it left: denormals, in an audit) and restores it at its next call;
+// leaves it alone when its outputs are poisoned, so no checked launch sees it.
+std::vector<float> g_saved;
+const float* g_saved_at = nullptr;
+void spoils_the_inputs(void* const* b, const std::int64_t* d, void* s) {
+  auto* x = static_cast<float*>(b[0]);
+  if (g_saved_at != nullptr) {
+    std::copy(g_saved.begin(), g_saved.end(), const_cast<float*>(g_saved_at));
+    g_saved_at = nullptr;
+  }
+  const bool checked = std::isnan(static_cast<const float*>(b[1])[0]);
+  twice(b, d, s);
+  if (checked) return;
+  g_saved.assign(x, x + d[0]);
+  g_saved_at = x;
+  for (std::int64_t i = 0; i < d[0]; ++i) x[i] = 1e-40f;
+}
+
+TEST(TimedCallCheck, AnImplementationThatWritesTheSharedInputsFailsAndOnlyIt) {
+  const kernel_spec spec = spec_of({{"x", arg_dir::in, dtype::f32, {"n"}, {}}, {"y", arg_dir::out, dtype::f32, {"n"}, {}}},
+                                   {host_impl("honest", impl_role::variant, false, &twice),
+                                    host_impl("spoils", impl_role::variant, false, &spoils_the_inputs)},
+                                   host_impl("reference", impl_role::reference, true, &twice_reference));
+  const std::vector<impl_outcome> rows = measure(spec);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_FALSE(rows[0].m_error.has_value()) << *rows[0].m_error;
+  ASSERT_TRUE(rows[1].m_error.has_value()) << "passed";
+  EXPECT_NE(rows[1].m_error->find("it modifies its `in` tensor 'x'"), std::string::npos) << *rows[1].m_error;
 }
 
 // Each implementation's checked timed call starts from the same inout

@@ -94,6 +94,9 @@ class shape_run {
   void check_timed_call(std::size_t i, const content& c);
   void check_all(const std::string& when);
   void sample_all();
+  // After the timed window: the shared `in` tensors as loaded, else the
+  // implementation that writes them fails (each called alone to find it).
+  void inputs_after_window();
   // One round of k_fresh_samples fresh contents for the implementations in
   // `which`. In round 0 every timed sample's outputs are checked as it left
   // them, and a checked launch follows the last content.
@@ -189,7 +192,10 @@ void shape_run::sample_all() {
         }
       }
     });
-    if (!error) return;
+    if (!error) {
+      inputs_after_window();
+      return;
+    }
     fail(current, "while timing " + m_impls[current]->m_name + ": " + *error);
     // A device error may leave the device unusable; the retry shows it.
     if (const auto sync = failure_of([&] { m_device.synchronize("after a failed benchmark"); })) {
@@ -197,6 +203,61 @@ void shape_run::sample_all() {
       return;
     }
   }
+}
+
+void shape_run::inputs_after_window() {
+  std::vector<std::string> modified;
+  const std::optional<std::string> read = failure_of([&] {
+    for (std::size_t set = 0; set < m_sets.size(); ++set) {
+      for (const std::string& name : m_sets[set]->modified_inputs(m_contents[set].m_tensors)) {
+        modified.push_back("'" + name + "' of input set " + std::to_string(set));
+      }
+    }
+  });
+  if (read) {
+    fail_all("reading the inputs back after timing: " + *read);
+    return;
+  }
+  if (modified.empty()) return;
+  // Every implementation shares the input sets: find the one that writes
+  // them, each alone on reloaded inputs, outputs as timed calls find them.
+  bool found = false;
+  for (std::size_t i = 0; i < m_impls.size(); ++i) {
+    if (!alive(i)) continue;
+    const std::optional<std::string> wrote = failure_of([&] {
+      for (std::size_t set = 0; set < m_sets.size(); ++set) {
+        m_sets[set]->load_inputs(m_contents[set].m_tensors);
+        for (int call = 0; call < 2; ++call) {
+          invoke(i, set);
+          m_device.synchronize("a call of " + m_impls[i]->m_name + " alone");
+          const std::vector<std::string> names = m_sets[set]->modified_inputs(m_contents[set].m_tensors);
+          if (!names.empty()) {
+            std::string list;
+            for (const std::string& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
+            throw std::runtime_error("it modifies its `in` tensor " + list +
+                                     " (declared `in`: the implementations timed after it ran on what it left there; "
+                                     "use `inout` if it must write it)");
+          }
+        }
+      }
+    });
+    if (wrote) {
+      fail(i, *wrote);
+      found = true;
+    }
+  }
+  if (!found) {
+    std::string list;
+    for (const std::string& m : modified) list += (list.empty() ? "" : ", ") + m;
+    fail_all("the `in` tensor " + list +
+             " changed while the implementations were timed, and none changes it when called alone: the timings of " +
+             m_shape.m_text + " cannot be trusted");
+  }
+  const std::optional<std::string> reloaded = failure_of([&] {
+    for (std::size_t set = 0; set < m_sets.size(); ++set) m_sets[set]->load_inputs(m_contents[set].m_tensors);
+    m_device.synchronize("reloading the inputs of " + m_shape.m_text);
+  });
+  if (reloaded) fail_all("reloading the inputs: " + *reloaded);
 }
 
 void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which) {

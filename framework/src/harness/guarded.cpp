@@ -139,6 +139,18 @@ void guarded_tensors::upload_outputs(const std::vector<std::vector<unsigned char
   }
 }
 
+std::vector<std::string> guarded_tensors::modified_inputs(const host_tensors& tensors) {
+  std::vector<std::string> modified;
+  std::vector<unsigned char> payload;
+  for (std::size_t i = 0; i < m_buffers.size(); ++i) {
+    if (m_spec.m_args[i].m_dir != arg_dir::in || m_bytes[i] == 0) continue;
+    payload.resize(m_bytes[i]);
+    m_device.copy_to_host(payload.data(), m_pointers[i], m_bytes[i]);
+    if (std::memcmp(payload.data(), tensors.m_data[i].data(), m_bytes[i]) != 0) modified.push_back(m_spec.m_args[i].m_name);
+  }
+  return modified;
+}
+
 run_check guarded_tensors::check(const host_tensors& tensors, const expected_outputs& expected) {
   run_check result;
   std::vector<unsigned char> image;

@@ -59,6 +59,9 @@ class guarded_tensors {
   // benchmark checks a timed call whose outputs hold what timed calls find
   // there, another content's results, not poison. REQUIRES: synchronized.
   [[nodiscard]] std::vector<std::vector<unsigned char>> download_outputs();
+  // The names of the `in` tensors whose payload differs from `tensors` now.
+  // REQUIRES: synchronized.
+  [[nodiscard]] std::vector<std::string> modified_inputs(const host_tensors& tensors);
   void upload_outputs(const std::vector<std::vector<unsigned char>>& outputs);
 
   [[nodiscard]] void* const* pointers() const { return m_pointers.data(); }
