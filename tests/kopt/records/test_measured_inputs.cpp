@@ -1,7 +1,9 @@
 // What a record was measured with (records/measured_inputs.hpp): ARGS with
 // each input's fill, DIMS and the reference. Declaring other inputs or
-// another reference makes an accepted record stale, naming what changed;
-// a record made before kopt kept them is not compared on them.
+// another reference makes an accepted record stale, naming what changed,
+// and the gate's settings rule compares them with the parent's and the
+// best's records; a record made before kopt kept them is not compared on
+// them.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -119,6 +121,9 @@ TEST_F(inputs_flow, a_changed_init_makes_an_accepted_record_stale) {
   ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
   patch_manifest([](json& m) { m["args"][0]["init"] = "uniform(0,1e-6)"; });
   ASSERT_NO_FATAL_FAILURE(expect_best_stale("INIT differ from the declaration now"));
+  const run_result gate = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v4"});
+  EXPECT_EQ(gate.m_code, 1);
+  EXPECT_TRUE(contains(gate.m_out, "FAIL  settings     INIT differ from the manifest now")) << gate.m_out;
 }
 
 TEST_F(inputs_flow, a_changed_arg_dtype_makes_an_accepted_record_stale) {
@@ -162,6 +167,48 @@ TEST_F(inputs_flow, a_record_without_inputs_stays_current) {
   EXPECT_EQ(records.best()->m_variant, "v4");
   EXPECT_FALSE(read_record(c.record("v4")).m_inputs.has_value());
   EXPECT_FALSE(contains(status().m_out, "stale")) << status().m_out;
+}
+
+// A variant recorded after the inputs changed: its parent's record was
+// measured on other inputs (settings fails), and no earlier record counts
+// as best (speedup fails). Its own record is current and consistent.
+TEST_F(inputs_flow, a_variant_recorded_on_other_inputs_than_its_parent_is_rejected) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) {
+    ASSERT_EQ(record_variant(c, v).m_code, v == "v2" || v == "v3" ? 1 : 0) << v;
+  }
+  patch_manifest([](json& m) { m["args"][0]["init"] = "uniform(0,1e-6)"; });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 1) << r.m_out << r.m_err;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  settings     INIT differ from parent v1's record")) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  speedup      no accepted record before v4 to compare with")) << r.m_out;
+  const manifest m = read_manifest(c.manifest());
+  const record_set records = load_records(m);
+  const record_status* v4 = records.status(m, "v4");
+  ASSERT_NE(v4, nullptr);
+  EXPECT_EQ(v4->m_state, record_state::current) << join(v4->m_problems, "; ");
+  EXPECT_EQ(records.status(m, "v1")->m_state, record_state::stale);
+  EXPECT_EQ(records.best(), nullptr);
+}
+
+// The settings rule compares the inputs with the parent's and, when it is
+// another record, the best's; `kopt gate` re-evaluates a record whose
+// inputs differ from both.
+TEST_F(inputs_flow, the_settings_rule_compares_inputs_with_the_parent_and_the_best) {
+  patch_manifest([](json& m) { m["variants"][4]["parent"] = "v0"; });
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  const run_result accepted = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v4"});
+  EXPECT_EQ(accepted.m_code, 0) << accepted.m_out;
+  EXPECT_TRUE(contains(accepted.m_out,
+                       "ok    settings     shapes, seeds, tolerance, timing settings, inputs and reference as in "
+                       "parent v0's record; inputs and reference as in best-so-far v1's record"))
+      << accepted.m_out;
+  patch_json(c.record("v4"), [](json& r) { r["inputs"]["args"][0]["init"] = "uniform(0,1e-6)"; });
+  const run_result r = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v4"});
+  EXPECT_EQ(r.m_code, 1);
+  EXPECT_TRUE(contains(r.m_out,
+                       "FAIL  settings     INIT differ from the manifest now; INIT differ from parent v0's record; "
+                       "INIT differ from best-so-far v1's record"))
+      << r.m_out;
 }
 
 }  // namespace

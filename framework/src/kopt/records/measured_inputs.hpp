@@ -3,8 +3,9 @@
 // input's fill, DIMS) and the reference its outputs were checked against
 // (entry, backend, precision, its sources' hash). A record keeps them as
 // `inputs` (record.hpp); a reader compares them with the declaration now
-// (record_store.hpp, input_staleness). Records made before kopt kept them
-// have none, and are not compared on them.
+// (record_store.hpp, staleness) and the gate with the parent's and the
+// best's records (decide/gate.hpp, rule settings). Records made before
+// kopt kept them have none, and are not compared on them.
 #pragma once
 
 #include <optional>
