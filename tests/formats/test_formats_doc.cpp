@@ -271,6 +271,8 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   record r;
   r.m_failure = run_failure{"benchmark", "signal 11"};
   r.m_dispatch = dispatch_info{"2026-11-24T15:00:00Z", {{"n=1", "v1_p0", {"B=1"}}}};
+  r.m_inputs = measured_inputs{{{"x", "in", "f32", {"n"}, "uniform(-1,1)"}}, {"n"},
+                               reference_inputs{"ref", "host", "f64", source_hash{}}};
   shape_timing timed;
   timed.m_shape = shape::parse("n=1");
   shape_timing failed;
@@ -280,6 +282,9 @@ TEST(doc_tables, record_writes_its_declared_fields) {
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
   EXPECT_EQ(keys_of({doc["dispatch"]}), declared({"kernelopt.record: dispatch"}));
+  EXPECT_EQ(keys_of({doc["inputs"]}), declared({"kernelopt.record: inputs"}));
+  EXPECT_EQ(keys_of({doc["inputs"]["args"][0]}), declared({"kernelopt.manifest: args[]"}));
+  EXPECT_EQ(keys_of({doc["inputs"]["reference"]}), declared({"kernelopt.record: inputs.reference"}));
   EXPECT_EQ(keys_of({doc["timing"]}), declared({"kernelopt.record: timing"}));
   EXPECT_EQ(keys_of({doc["timing"]["shapes"][0], doc["timing"]["shapes"][1]}),
             declared({"kernelopt.record: timing.shapes[]", "timing statistics"}));
@@ -295,6 +300,7 @@ TEST(doc_tables, record_ablation_writes_its_declared_fields) {
   a.m_methods = {m};
   r.m_ablation = a;
   r.m_dispatch = dispatch_info{};  // a family variant's key: every declared key present
+  r.m_inputs = measured_inputs{};  // absent only in records made before kopt kept them
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.record"}));
   EXPECT_EQ(keys_of({doc["ablation"]}), declared({"kernelopt.record: ablation"}));

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 #include "kopt/profile/document.hpp"
+#include "kopt/records/measured_inputs.hpp"
 #include "kopt/records/source_hash.hpp"
 #include "kopt/sweep/selection.hpp"
 #include "core/utc.hpp"
@@ -169,6 +171,11 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_shapes = m.m_shapes;
   r.m_seeds = m.m_seeds;
   r.m_tolerance = m.m_tolerance;
+  // What the run was tested and timed on and checked against: a later
+  // declaration of other inputs or another reference makes the record stale.
+  current_inputs inputs = inputs_now(m);
+  if (!inputs.m_inputs) throw std::runtime_error("the reference's sources: " + inputs.m_error);
+  r.m_inputs = std::move(inputs.m_inputs);
   r.m_failure = in.m_failure;
   if (decl.m_family && std::filesystem::exists(decl.m_family->m_selection)) {
     // The dispatch this run timed was generated from this selection.

@@ -64,21 +64,55 @@ std::vector<std::string> setting_differences(const std::vector<std::string>& sha
   return diffs;
 }
 
-gate_check check_settings(const manifest& m, const record& c, const record* parent) {
+// The inputs two records were measured with, where both kept them (records
+// made before kopt kept them are not compared on them).
+std::vector<std::string> recorded_input_differences(const record& c, const record& other) {
+  if (!c.m_inputs || !other.m_inputs) return {};
+  return input_differences(*c.m_inputs, *other.m_inputs);
+}
+
+gate_check check_settings(const manifest& m, const record& c, const record* parent, const record* best) {
   std::vector<std::string> problems;
-  const auto now = setting_differences(m.m_shapes, m.m_seeds, m.m_tolerance, m.m_timing, c);
+  auto now = setting_differences(m.m_shapes, m.m_seeds, m.m_tolerance, m.m_timing, c);
+  if (c.m_inputs) {
+    const current_inputs declared = inputs_now(m);
+    if (!declared.m_inputs) {
+      problems.push_back("the reference's sources cannot be read now (" + declared.m_error + ")");
+    } else {
+      for (std::string& d : input_differences(*c.m_inputs, *declared.m_inputs)) now.push_back(std::move(d));
+    }
+  }
   if (!now.empty()) problems.push_back(join(now, ", ") + " differ from the manifest now");
   if (parent != nullptr) {
-    const auto vs_parent = setting_differences(parent->m_shapes, parent->m_seeds, parent->m_tolerance,
-                                               parent->m_timing_settings, c);
+    auto vs_parent = setting_differences(parent->m_shapes, parent->m_seeds, parent->m_tolerance,
+                                         parent->m_timing_settings, c);
+    for (std::string& d : recorded_input_differences(c, *parent)) vs_parent.push_back(std::move(d));
     if (!vs_parent.empty())
       problems.push_back(join(vs_parent, ", ") + " differ from parent " + parent->m_variant + "'s record");
   }
+  // The speedup is over the best: both measured on the same inputs and
+  // checked against the same reference. A best whose inputs differ from the
+  // declaration is stale and never the best, so this names the best's when
+  // the candidate's own differ (kopt gate on a record made earlier).
+  const bool best_compared = best != nullptr && best != parent && c.m_inputs && best->m_inputs;
+  if (best_compared) {
+    const auto vs_best = recorded_input_differences(c, *best);
+    if (!vs_best.empty())
+      problems.push_back(join(vs_best, ", ") + " differ from best-so-far " + best->m_variant + "'s record");
+  }
   if (!problems.empty()) return check("settings", false, join(problems, "; "));
-  return check("settings", true,
-               parent == nullptr ? "shapes, seeds, tolerance and timing settings as declared"
-                                 : "shapes, seeds, tolerance and timing settings as in parent " +
-                                       parent->m_variant + "'s record");
+  // What was compared with what: the inputs (ARGS, INIT, DIMS, the
+  // reference) only where the records keep them.
+  const bool inputs_vs_parent = parent != nullptr && c.m_inputs && parent->m_inputs;
+  const std::string settings = c.m_inputs && (parent == nullptr || inputs_vs_parent)
+                                   ? "shapes, seeds, tolerance, timing settings, inputs and reference"
+                                   : "shapes, seeds, tolerance and timing settings";
+  std::string detail = settings + (parent == nullptr ? " as declared" : " as in parent " + parent->m_variant + "'s record");
+  if (parent != nullptr && c.m_inputs && !inputs_vs_parent) {
+    detail += "; inputs and reference as declared (parent " + parent->m_variant + "'s record keeps none)";
+  }
+  if (best_compared) detail += "; inputs and reference as in best-so-far " + best->m_variant + "'s record";
+  return check("settings", true, detail);
 }
 
 gate_check check_source(const record& c, const current_source& source) {
@@ -168,7 +202,7 @@ gate_result evaluate_gate(const manifest& m, const record& c, const record_set& 
   take("correctness");
   g.m_checks.push_back(check_parent(m, c, index, root, records));
   take("hypothesis");
-  g.m_checks.push_back(check_settings(m, c, root ? nullptr : parent));
+  g.m_checks.push_back(check_settings(m, c, root ? nullptr : parent, root ? nullptr : best));
   for (const char* rule : {"timing", "bench_output", "clock", "speedup", "per_shape"}) take(rule);
   g.m_checks.push_back(check_source(c, source));
   g.m_checks.push_back(check_order(m, c, index, records));

@@ -8,7 +8,9 @@
 //                never a veto (judged on evidence against the best so far)
 //   hypothesis   present, with an expected movement (hypothesis_states_movement)
 //   settings     shapes, seeds, tolerance, timing settings as declared now
-//                and as in the parent's record
+//                and as in the parent's record; the inputs and reference
+//                (measured_inputs.hpp) as declared now and as in the
+//                parent's and the best's records, where those keep them
 //   timing       every timed shape has a measurement (all declared shapes
 //                unless --quick)
 //   bench_output the benchmark checked the outputs of what it timed

@@ -52,6 +52,7 @@ const std::vector<field_doc> k_arg_fields = {
     {"dir", "string", "`in`, `out` or `inout`"},
     {"dtype", "string", "its element type (`f32`, `bf16`, ...)"},
     {"shape", "array", "its axes, dimension names or integers as text"},
+    {"init", "string | null", "inputs: how the harness fills it, `<kind>(<lo>,<hi>)` (its INIT entry, bounds stripped, else the dtype's default: `uniform(-1,1)`, `randint(-100,100)`, `randint(0,256)` for u8); null for outputs"},
 };
 
 const std::vector<field_doc> k_impl_fields = {
@@ -200,6 +201,19 @@ json variant_json(const variant_decl& v) {
   return out;
 }
 
+}  // namespace
+
+json to_json(const arg_decl& a) {
+  return {{"name", a.m_name}, {"dir", a.m_dir}, {"dtype", a.m_dtype}, {"shape", a.m_shape}, {"init", or_null(a.m_init)}};
+}
+
+arg_decl arg_decl_from_json(const json_reader& node) {
+  return {node.at("name").as_string(), node.at("dir").as_string(), node.at("dtype").as_string(),
+          node.has("shape") ? strings(node.at("shape")) : std::vector<std::string>{}, optional_string(node, "init")};
+}
+
+namespace {
+
 family_decl read_family(const json_reader& node) {
   family_decl f;
   f.m_params = strings(node.at("params"));
@@ -303,11 +317,7 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
   m.m_backend = root.at("backend").as_string();
   if (root.has("args")) {
     const json_reader args = root.at("args");
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const json_reader a = args.at(i);
-      m.m_args.push_back({a.at("name").as_string(), a.at("dir").as_string(), a.at("dtype").as_string(),
-                          a.has("shape") ? strings(a.at("shape")) : std::vector<std::string>{}});
-    }
+    for (std::size_t i = 0; i < args.size(); ++i) m.m_args.push_back(arg_decl_from_json(args.at(i)));
   }
   if (root.has("dims")) m.m_dims = strings(root.at("dims"));
   m.m_shapes = strings(root.at("shapes"));
@@ -393,9 +403,7 @@ manifest read_manifest(const std::filesystem::path& path) {
 
 json to_json(const manifest& m) {
   json args = json::array();
-  for (const arg_decl& a : m.m_args) {
-    args.push_back({{"name", a.m_name}, {"dir", a.m_dir}, {"dtype", a.m_dtype}, {"shape", a.m_shape}});
-  }
+  for (const arg_decl& a : m.m_args) args.push_back(to_json(a));
   json variants = json::array();
   for (const variant_decl& v : m.m_variants) variants.push_back(variant_json(v));
   json baselines = json::array();

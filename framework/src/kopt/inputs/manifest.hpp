@@ -27,7 +27,20 @@ struct arg_decl {
   std::string m_dir;
   std::string m_dtype;
   std::vector<std::string> m_shape;
+  // How the harness fills an input, "<kind>(<lo>,<hi>)": its INIT entry
+  // (bounds stripped), else its dtype's default. nullopt for an output,
+  // and in manifests written before it was recorded.
+  std::optional<std::string> m_init;
+
+  friend bool operator==(const arg_decl& a, const arg_decl& b) {
+    return a.m_name == b.m_name && a.m_dir == b.m_dir && a.m_dtype == b.m_dtype && a.m_shape == b.m_shape &&
+           a.m_init == b.m_init;
+  }
+  friend bool operator!=(const arg_decl& a, const arg_decl& b) { return !(a == b); }
 };
+// An args[] entry, as the manifest has it (a record's `inputs` keeps the same).
+[[nodiscard]] json to_json(const arg_decl& a);
+[[nodiscard]] arg_decl arg_decl_from_json(const json_reader& node);
 
 struct impl_decl {
   std::string m_name;

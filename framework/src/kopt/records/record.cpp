@@ -21,6 +21,7 @@ const std::vector<field_doc> k_record_fields = {
     {"seeds", "array", "the declared seeds"},
     {"tolerance", "object | null", "the declared tolerance (the `tolerance` table); null: per-dtype defaults"},
     {"timing_settings", "object", "the timing settings it was benchmarked with"},
+    {"inputs", "object", "what it was tested and timed on and checked against: ARGS with their fills, DIMS, the reference (absent in records made before kopt kept them)"},
     {"correctness", "object", "per-shape correctness summarized from the results"},
     {"timing", "object", "per-shape timing from the benchmark file"},
     {"gate", "object", "the decision when recorded"},
@@ -310,6 +311,7 @@ json to_json(const record& r) {
           {"seeds", r.m_seeds},
           {"tolerance", to_json(r.m_tolerance)},
           {"timing_settings", to_json(r.m_timing_settings)},
+          {"inputs", r.m_inputs ? to_json(*r.m_inputs) : json()},
           {"correctness", to_json(r.m_correctness)},
           {"timing", to_json(r.m_timing)},
           {"gate", to_json(r.m_gate)},
@@ -320,6 +322,7 @@ json to_json(const record& r) {
           {"failure", r.m_failure ? json{{"step", r.m_failure->m_step}, {"cause", r.m_failure->m_cause}}
                                   : json(nullptr)},
           {"ablation", r.m_ablation ? to_json(*r.m_ablation) : json(nullptr)}};
+  if (!r.m_inputs) out.erase("inputs");  // a record made before kopt kept them stays as it was
   if (r.m_dispatch) {
     json served = json::array();
     for (const served_shape& s : r.m_dispatch->m_served) {
@@ -351,6 +354,7 @@ record record_from_json(const json& doc, const std::string& file) {
   for (std::size_t i = 0; i < seeds.size(); ++i) r.m_seeds.push_back(seeds.at(i).as_non_negative_integer());
   r.m_tolerance = tolerance_from_json(root.at("tolerance"));
   r.m_timing_settings = timing_settings_from_json(root.at("timing_settings"));
+  if (root.has("inputs")) r.m_inputs = measured_inputs_from_json(root.at("inputs"));
   r.m_correctness = correctness_from_json(root.at("correctness"));
   r.m_timing = timing_from_json(root.at("timing"));
   r.m_gate = gate_from_json(root.at("gate"));
@@ -398,6 +402,7 @@ std::vector<format_table> record_tables() {
                                       {"kernelopt.record: gate", k_gate_fields},
                                       {"kernelopt.record: dispatch", k_dispatch_fields}};
   for (format_table& t : ablation_tables()) tables.push_back(std::move(t));
+  for (format_table& t : measured_inputs_tables()) tables.push_back(std::move(t));
   return tables;
 }
 

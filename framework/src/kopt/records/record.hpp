@@ -24,6 +24,7 @@
 #include "kopt/inputs/manifest.hpp"
 #include "kopt/profile/document.hpp"
 #include "kopt/records/ablation.hpp"
+#include "kopt/records/measured_inputs.hpp"
 #include "kopt/records/source_hash.hpp"
 
 namespace kopt {
@@ -166,6 +167,10 @@ struct record {
   std::vector<std::int64_t> m_seeds;
   std::optional<declared_tolerance> m_tolerance;  // as declared (nullopt: per-dtype defaults)
   timing_settings m_timing_settings;
+  // What it was tested and timed on, and checked against (ARGS with their
+  // fills, DIMS, the reference); nullopt in records made before kopt kept
+  // them, which are not compared on them.
+  std::optional<measured_inputs> m_inputs;
   correctness_summary m_correctness;
   timing_summary m_timing;
   std::optional<ceilings_file> m_ceilings;  // as given with --ceilings (and spec values); null without
@@ -198,7 +203,7 @@ struct record {
 void write_record_ablation(const std::filesystem::path& path, const ablation_result& ablation);
 
 // Tables (docs/formats.md): the record, its timing, a timed shape (with the
-// timing statistics' own table), the gate, the ablation.
+// timing statistics' own table), the gate, the ablation, the inputs.
 [[nodiscard]] std::vector<format_table> record_tables();
 
 }  // namespace kopt

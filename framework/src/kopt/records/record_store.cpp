@@ -100,6 +100,14 @@ std::vector<std::string> staleness(const manifest& m, const record& r, const cur
   return problems;
 }
 
+std::vector<std::string> input_staleness(const record& r, const current_inputs& now) {
+  if (!r.m_inputs) return {};
+  if (!now.m_inputs) return {"the reference's sources cannot be read now (" + now.m_error + ")"};
+  const std::vector<std::string> differ = input_differences(*r.m_inputs, *now.m_inputs);
+  if (differ.empty()) return {};
+  return {join(differ, ", ") + " differ from the declaration now"};
+}
+
 std::vector<std::string> inconsistencies(const manifest& m, const record& r) {
   std::vector<std::string> problems;
   const bool all_ok = std::all_of(r.m_gate.m_checks.begin(), r.m_gate.m_checks.end(),
@@ -176,6 +184,9 @@ record_status check_record(const manifest& m, const record& r) {
   }
   const current_source now = hash_current_sources(m, r.m_variant, r.m_source.m_scope);
   std::vector<std::string> stale = staleness(m, r, now);
+  if (r.m_inputs) {
+    for (std::string& problem : input_staleness(r, inputs_now(m))) stale.push_back(std::move(problem));
+  }
   if (!stale.empty()) {
     s.m_state = record_state::stale;
     s.m_problems = std::move(stale);

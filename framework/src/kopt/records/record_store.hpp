@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kopt/inputs/manifest.hpp"
+#include "kopt/records/measured_inputs.hpp"
 #include "kopt/records/record.hpp"
 
 namespace kopt {
@@ -17,7 +18,7 @@ namespace kopt {
 enum class record_state {
   current,       // sources and settings as now, decision follows from its evidence
   masked,        // kopt mask: kept, never counts
-  stale,         // sources or settings changed since it was made
+  stale,         // sources, settings or inputs changed since it was made
   inconsistent,  // its stored decision does not follow from its evidence
 };
 
@@ -48,6 +49,12 @@ struct record_status {
 // Why the record no longer describes the declaration: `now` is its source
 // hash made now in the record's scope (source_hash.hpp).
 [[nodiscard]] std::vector<std::string> staleness(const manifest& m, const record& r, const current_source& now);
+// Why `r` is stale against the inputs and reference declared now (ARGS,
+// INIT, DIMS, the reference's entry, backend, precision and sources:
+// measured_inputs.hpp), empty when it is not, or when the record keeps none
+// (made before kopt kept them). `now` is inputs_now(m).
+[[nodiscard]] std::vector<std::string> input_staleness(const record& r, const current_inputs& now);
+
 // Where the record's stored decision does not follow from its evidence
 // (gate.hpp evidence_checks, in the record's schema version); empty when it
 // does.
