@@ -108,7 +108,7 @@ TEST_F(inputs_flow, records_keep_what_they_were_measured_with) {
   EXPECT_EQ(v4.m_inputs->m_reference->m_entry, "softmax_reference");
   EXPECT_EQ(v4.m_inputs->m_reference->m_precision, std::optional<std::string>("f64"));
   EXPECT_EQ(v4.m_inputs->m_reference->m_sources.m_sha256,
-            hash_sources({c.path("src/reference.cpp").string()}).m_sha256);
+            hash_build({c.path("src/reference.cpp").string()}, {}).m_sha256);
   const manifest m = read_manifest(c.manifest());
   const record_set records = load_records(m);
   ASSERT_NE(records.best(), nullptr);
