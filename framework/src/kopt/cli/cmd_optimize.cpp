@@ -94,7 +94,7 @@ std::string unreadable_results(const manifest& m, const std::string& variant, co
     (void)summarize_correctness(m, variant, {results});
     return {};
   } catch (const std::exception& e) {
-    return "its results do not read (" + shorten(e.what(), 200) + ")";
+    return "its results do not read (" + shorten(e.what(), 400) + ")";
   }
 }
 
@@ -103,7 +103,7 @@ std::string unreadable_bench(const std::filesystem::path& bench) {
     (void)read_bench(bench);
     return {};
   } catch (const std::exception& e) {
-    return "its results do not read (" + shorten(e.what(), 200) + ")";
+    return "its results do not read (" + shorten(e.what(), 400) + ")";
   }
 }
 
