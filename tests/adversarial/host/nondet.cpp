@@ -13,7 +13,13 @@ void adv_nondet(const float* x, float* y, std::int64_t n) {
   // in exact arithmetic; f32 rounding leaves ~1e-6 relative.
   for (std::int64_t i = 0; i < n; ++i) {
     float a = x[i];
-    for (int s = 0; s < 8; ++s) a = a * 0.99f + 0.01f * x[i];
+    for (int s = 0; s < 8; ++s) {
+      a = a * 0.99f + 0.01f * x[i];
+      // One element at a time, as v0's chain runs: vectorized, these 8 steps
+      // took 42 us at n=65536 against the honest copy's 33 us, a margin that
+      // a busy CI machine's 17 % noise hid (the control came out REJECT).
+      adv::keep_scalar(a);
+    }
     y[i] = a * jitter;
   }
 }

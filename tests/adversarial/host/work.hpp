@@ -29,6 +29,17 @@ __attribute__((noinline, aligned(64))) inline void compute(const float* x, float
   for (std::int64_t i = begin; i < end; ++i) y[i] = f(x[i]);
 }
 
+// Keeps the loop around it scalar: the compiler cannot vectorize through it.
+inline void keep_scalar(float& a) {
+#if defined(__x86_64__)
+  asm volatile("" : "+x"(a));
+#elif defined(__aarch64__)
+  asm volatile("" : "+w"(a));
+#else
+  asm volatile("" : "+m"(a));
+#endif
+}
+
 // Keeps the compiler from proving work redundant.
 inline void opaque(void* p) { asm volatile("" : : "r"(p) : "memory"); }
 
