@@ -165,7 +165,7 @@ const std::vector<command>& command_table() {
         {"--out", "FILE", o::required, "the kernelopt.profile JSON (several implementations: also <stem>.<impl>.json)"},
         {"--variant", "NAME", o::repeated, "a variant or baseline to profile (repeatable; default: all)"},
         {"--quick", "", o::flag, "the quick shapes only"},
-        {"--ncu", "PATH", o::optional, "ncu to run (default: PATH, then /usr/local/cuda/bin/ncu)"},
+        {"--ncu", "PATH", o::optional, "ncu to run (default: PATH, then /usr/local/cuda/bin/ncu, then /opt/nvidia/nsight-compute/ncu)"},
         {"--metrics", "LIST", o::optional, "comma-separated ncu metrics instead of the default list"},
         {"--ceilings", "FILE", o::optional, "a kernelopt.ceilings file for the roofline (measured wins over spec)"},
         {"--specs-dir", "DIR", o::optional, "spec files (framework/specs) matched against the device name"},
