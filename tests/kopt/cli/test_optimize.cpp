@@ -118,6 +118,38 @@ TEST_F(optimize_test, a_variant_out_of_declaration_order_is_refused_before_it_ru
   EXPECT_FALSE(fs::exists(scratch / "softmax" / "v5.json"));
 }
 
+// A stale ACCEPT above the best (here the best itself, v4, edited after its
+// record) would make the gate compare v5 with v1: a no-op edit would lower
+// the bar unnoticed (seen in an audit: a variant 2.5x slower than the
+// fastest accepted code became the best). Refused before anything runs
+// until the record is current again or masked.
+TEST_F(optimize_test, a_stale_best_is_refused_until_restored_or_masked) {
+  fake_harness_env env;
+  env.set("KOPT_FAKE_LOG", c.path("harness.log").string())
+      .set("KOPT_FAKE_TEST_RESULTS", c.path("results/correct.v5.json").string())
+      .set("KOPT_FAKE_BENCH_OUT", c.path("bench/bench.v5.json").string());
+  const std::string v4_source = read_text(c.path("src/v4_warp_per_row.cpp"));
+  write_text(c.path("src/v4_warp_per_row.cpp"), v4_source + "// reformatted\n");
+  const std::vector<std::string> optimize = {"optimize", "--manifest", c.manifest(), "--variant", "v5",
+                                             "--ceilings", c.path("ceilings.json").string()};
+  const run_result refused = run_kopt(optimize);
+  EXPECT_EQ(refused.m_code, 2) << refused.m_out << refused.m_err;
+  EXPECT_TRUE(contains(refused.m_err, "cannot gate v5: accepted v4 (sources changed since the record")) << refused.m_err;
+  EXPECT_TRUE(contains(refused.m_err, "is stale, so the best so far would fall back to an older record unnoticed: "
+                                      "restore what changed, or mask it (kopt mask --variant v4"))
+      << refused.m_err;
+  EXPECT_FALSE(fs::exists(c.path("harness.log"))) << "the harness ran";
+  EXPECT_FALSE(fs::exists(c.record("v5")));
+  // kopt gate on a record after it says the same, as its order rule.
+  const run_result gate = run_kopt({"gate", "--manifest", c.manifest(), "--variant", "v4"});
+  EXPECT_TRUE(contains(gate.m_out, "ok    order")) << gate.m_out;  // v4 itself is not above the best before it
+  // Masking it is the explicit way to lower the bar.
+  ASSERT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v4", "--reason", "edited"}).m_code, 0);
+  const run_result after = run_kopt(optimize);
+  EXPECT_FALSE(contains(after.m_err, "cannot gate v5")) << after.m_err;
+  EXPECT_TRUE(fs::exists(c.record("v5"))) << after.m_out << after.m_err;
+}
+
 TEST_F(optimize_test, without_a_gpu_it_says_what_it_skipped_and_writes_no_record) {
   fake_harness_env env;
   env.set("KOPT_FAKE_LOG", c.path("harness.log").string())

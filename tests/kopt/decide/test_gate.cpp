@@ -303,6 +303,23 @@ TEST_F(gate_test, a_stale_best_never_counts) {
   EXPECT_TRUE(contains(perf.m_out, "best is v1")) << perf.m_out;
 }
 
+// A stale ACCEPT newer than the best would lower the bar unnoticed: the
+// order rule of every later variant fails, naming it, until it is current
+// again or masked.
+TEST_F(gate_test, a_stale_accept_above_the_best_fails_the_order_rule_of_later_variants) {
+  ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
+  const std::string v1_source = read_text(c.path("src/v1_online.cpp"));
+  write_text(c.path("src/v1_online.cpp"), v1_source + "// reformatted\n");
+  const run_result r = gate("v4");
+  EXPECT_EQ(r.m_code, 1) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  order        accepted v1 (sources changed since the record")) << r.m_out;
+  write_text(c.path("src/v1_online.cpp"), v1_source);
+  EXPECT_EQ(gate("v4").m_code, 0);
+  write_text(c.path("src/v1_online.cpp"), v1_source + "// reformatted\n");
+  ASSERT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v1", "--reason", "edited"}).m_code, 0);
+  EXPECT_TRUE(contains(gate("v4").m_out, "ok    order")) << gate("v4").m_out;
+}
+
 // A quick run times the QUICK_SHAPES only: its ACCEPT says nothing of the
 // declared shapes and can never be completed, so it does not count as best.
 TEST_F(gate_test, a_quick_accept_does_not_count_as_best) {

@@ -225,6 +225,13 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
     throw usage_error(earlier + ", declared before " + variant + ", has no record: optimize " + earlier +
                       " first (the gate's order rule would reject " + variant + ", and a record is never rewritten)");
   }
+  // A stale ACCEPT above the best would make the gate compare with an older
+  // record: refuse, as above, rather than record a REJECT that is no
+  // fault of the variant.
+  if (const auto stale = stale_above_best(m, records, static_cast<std::size_t>(m.variant_index(variant)));
+      !stale.empty()) {
+    throw usage_error("cannot gate " + variant + ": " + describe_stale_bar(records, m, stale));
+  }
   const bool quick = args.has("--quick");
   // --ceilings, else the KernelOpt_CEILINGS the build was configured with.
   std::optional<std::string> ceilings = args.optional_value("--ceilings");

@@ -212,6 +212,32 @@ std::vector<std::string> uncounted_notes(const manifest& m, const record_set& re
   return notes;
 }
 
+std::vector<const record*> stale_above_best(const manifest& m, const record_set& records, std::size_t before) {
+  std::vector<const record*> stale;
+  for (std::size_t i = std::min(before, records.size()); i-- > 0;) {
+    const record* r = records.at(i);
+    if (r == nullptr) continue;
+    const record_status& s = records.status_at(i);
+    if (s.counts()) break;  // the best so far: older records are below the bar anyway
+    if (s.m_state != record_state::stale || !r->m_gate.accepted()) continue;
+    const bool quick_partial = r->m_timing.m_quick && declared_shapes_timed(m, *r) < m.m_shapes.size();
+    if (!quick_partial) stale.insert(stale.begin(), r);
+  }
+  return stale;
+}
+
+std::string describe_stale_bar(const record_set& records, const manifest& m, const std::vector<const record*>& stale) {
+  std::vector<std::string> parts;
+  for (const record* r : stale) {
+    const record_status* s = records.status(m, r->m_variant);
+    parts.push_back(r->m_variant + " (" + (s != nullptr ? join(s->m_problems, "; ") : std::string()) + ")");
+  }
+  const bool one = stale.size() == 1;
+  return "accepted " + join(parts, "; ") + (one ? " is" : " are") + " stale, so the best so far would fall back to " +
+         "an older record unnoticed: restore what changed, or mask " + (one ? "it" : "each") +
+         " (kopt mask --variant " + stale.front()->m_variant + " --reason ...) to lower the bar explicitly";
+}
+
 record_set load_records(const manifest& m) {
   std::vector<std::optional<record>> records(m.m_variants.size());
   std::vector<record_status> statuses(m.m_variants.size());

@@ -100,6 +100,18 @@ class record_set {
 // command that relies on records.
 [[nodiscard]] std::vector<std::string> uncounted_notes(const manifest& m, const record_set& records);
 
+// The records before declaration index `before`, newer than the best so
+// far, that were accepted and are stale now (a quick ACCEPT that never
+// counted aside), oldest first. Each would be the bar had it stayed
+// current: a decision against the older best would let a no-op edit (or a
+// changed setting) lower the bar unnoticed, so the gate refuses to decide
+// until they are current again or masked (an explicit, recorded act).
+[[nodiscard]] std::vector<const record*> stale_above_best(const manifest& m, const record_set& records,
+                                                          std::size_t before);
+// "v1 (sources changed ...); v3 (...)": for the messages that refuse.
+[[nodiscard]] std::string describe_stale_bar(const record_set& records, const manifest& m,
+                                             const std::vector<const record*>& stale);
+
 // Reads <records_dir>/<kernel>/<variant>.json for every declared variant
 // that has one, and re-checks each (staleness, inconsistencies). Throws
 // format_error for a malformed record, and when a record names another
