@@ -93,7 +93,8 @@ const std::vector<field_doc> k_row_fields = {
     {"pct_of_ceiling", "object | null", "fraction of each applicable ceiling; `null` without `--kopt_ceilings`"},
     {"second_clock", "object", "the CUPTI clock over the same launches, or why there is none (the `second_clock` table)"},
     {"clock", "object | null", "NVML clocks over the measurement window (the `clock` table); `null` on the host"},
-    {"flags", "array", "`clock_disagreement`, `throttled`, `noise_above_bound`, `launch_not_hidden`"},
+    {"flags", "array",
+     "`clock_disagreement`, `throttled`, `noise_above_bound`, `launch_not_hidden`, `timed_on_fresh_inputs`"},
     {"rounds", "object | null", "the interleaved rounds this was sampled in"},
     {"output_check", "object | null", "the benchmark's own check of what it timed"},
 };
