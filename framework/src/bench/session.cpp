@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bench/interleave.hpp"
+#include "bench/process_hooks.hpp"
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
 
@@ -88,6 +89,23 @@ class shape_run {
     if (m_impls[i]->m_invoke == nullptr) throw std::runtime_error(not_loaded(*m_impls[i]));
     m_impls[i]->m_invoke(m_sets[set]->pointers(), m_shape.m_dims.data(), m_device.stream());
   }
+  // Host backend: throws when implementation i's calls since the last look
+  // left a signal handler or a timer in the process (process_hooks.hpp).
+  // Looked at after every checked launch, warm-up, fresh-content sample
+  // and block of the interleaved window, so the one whose calls did it is
+  // named; the others are not blamed for what stays behind.
+  void look_for_hooks(std::size_t i) {
+    if (!m_hooks) return;
+    process_hooks now = snapshot_hooks();
+    const std::vector<std::string> added = hook_changes(*m_hooks, now);
+    m_hooks = std::move(now);
+    if (added.empty()) return;
+    std::string list;
+    for (const std::string& a : added) list += (list.empty() ? "" : ", ") + a;
+    throw std::runtime_error(m_impls[i]->m_name + "'s calls left " + list +
+                             " in the benchmark's process: code that runs between calls can slow the "
+                             "implementations it is compared with, and is not timed (docs/benchmarking.md)");
+  }
   // Poisoned outputs, one launch on `set` holding `c`, every output checked.
   void checked_launch(std::size_t i, std::size_t set, const content& c, const std::string& when);
   // Set 0, holding `c`, checked as implementation i's timed call left it.
@@ -122,6 +140,7 @@ class shape_run {
   std::vector<std::vector<double>> m_fresh_ns;  // every round's, in order
   std::vector<std::vector<double>> m_seen_ns;   // each taken before a fresh one
   std::vector<std::optional<double>> m_fresh_scale;  // fresh_content_scale, per implementation
+  std::optional<process_hooks> m_hooks;  // host backend: as the last look found them
   window_state m_window;
   interleaved_result m_sampled;
   std::vector<std::size_t> m_sampled_index;  // implementation -> index in m_sampled, or npos
@@ -134,6 +153,7 @@ void shape_run::checked_launch(std::size_t i, std::size_t set, const content& c,
     m_sets[set]->load(c.m_tensors);
     invoke(i, set);
     m_device.synchronize("the checked launch of " + impl.m_name + " on " + m_shape.m_text);
+    look_for_hooks(i);
     const run_check check = m_sets[set]->check(c.m_tensors, c.m_expected);
     ++m_checks[i];
     if (!check.passed()) {
@@ -171,15 +191,24 @@ void shape_run::sample_all() {
       for (const std::size_t i : live) {
         current = i;
         m_engine.warm([&] { invoke(i, m_calls[i]++ % m_sets.size()); });
+        look_for_hooks(i);
       }
       m_engine.begin_window();
+      // Looked for hooks at each change of implementation: after every block.
+      std::size_t previous = live.size();
       m_sampled = run_interleaved(
           settings, live.size(),
           [&](std::size_t k) {
+            if (previous != live.size() && previous != k) {
+              current = live[previous];
+              look_for_hooks(current);
+            }
+            previous = k;
             current = live[k];
             return m_engine.sample_ns([&, i = live[k]] { invoke(i, m_calls[i]++ % m_sets.size()); });
           },
           steady_now_s, [&] { m_engine.poll(); });
+      if (previous != live.size()) look_for_hooks(current);
       m_window = m_engine.end_window();
       for (std::size_t k = 0; k < live.size(); ++k) m_sampled_index[live[k]] = k;
       for (const std::size_t i : live) {
@@ -278,6 +307,7 @@ void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which)
       const std::optional<std::string> sampled = failure_of([&] {
         m_seen_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, m_sets.size() - 1); }));
         m_device.synchronize("a sample on seen inputs");
+        look_for_hooks(i);
       });
       if (sampled) fail(i, "while timing on seen inputs: " + *sampled);
     }
@@ -314,6 +344,7 @@ void shape_run::fresh_content(std::size_t round, const std::vector<bool>& which)
         }
         m_fresh_ns[i].push_back(m_engine.sample_ns([&] { invoke(i, 0); }));
         m_device.synchronize("a sample on fresh inputs");
+        look_for_hooks(i);
       });
       if (sampled) {
         fail(i, "while timing on fresh inputs: " + *sampled);
@@ -414,6 +445,7 @@ std::vector<impl_outcome> shape_run::run() {
     }
     return m_out;
   }
+  if (m_spec.m_backend == backend_kind::host) m_hooks = snapshot_hooks();
   check_all("before timing");
   sample_all();
   check_all("after the timed calls");
