@@ -4,6 +4,118 @@
 # with string(JSON) (Json.cmake); the paths of executables and objects are
 # generator expressions, resolved by file(GENERATE).
 
+# The build context of implementation <name> (manifest `build_context`):
+# what else its compiler gets besides SOURCES and COMPILE_OPTIONS, which
+# the source hash covers (scope "compile", docs/formats.md): the compile
+# definitions and options of its target, of the target's directory
+# (add_compile_definitions, add_compile_options) and of the libraries it
+# links (their INTERFACE_ ones, transitively), as text; and the include
+# directories in the project's source tree (include_directories,
+# target_include_directories, the libraries'), where the headers it
+# includes are looked for. KernelOpt's own (its headers target, the
+# sanitizer options it adds, the generated folder) and the toolchain's
+# (CUDA::, paths outside the source tree or inside the build tree) are
+# left out: they are the machine's, not the variant's. Read at the end of
+# the directory that declared the kernel. A family: its first point.
+function(_kernel_opt_build_context out kernel name)
+  set(target "")
+  _kernel_opt_get(points ${kernel} IMPL_${name}_POINTS)
+  if(NOT points STREQUAL "")
+    list(GET points 0 point)
+    if(TARGET ${kernel}_kopt_${point})
+      set(target ${kernel}_kopt_${point})
+    endif()
+  elseif(TARGET ${kernel}_kopt_${name})
+    set(target ${kernel}_kopt_${name})
+  endif()
+  set(definitions "")
+  set(options "")
+  set(includes "")
+  if(NOT target STREQUAL "")
+    get_target_property(dir ${target} SOURCE_DIR)
+    get_property(dir_definitions DIRECTORY "${dir}" PROPERTY COMPILE_DEFINITIONS)
+    get_property(dir_options DIRECTORY "${dir}" PROPERTY COMPILE_OPTIONS)
+    get_property(own GLOBAL PROPERTY _KERNEL_OPT_OWN_COMPILE_OPTIONS)
+    list(REMOVE_ITEM dir_options ${own} "")
+    list(APPEND definitions ${dir_definitions})
+    list(APPEND options ${dir_options})
+    set(queue ${target})
+    set(seen "")
+    set(first TRUE)
+    while(queue)
+      list(POP_FRONT queue t)
+      if(t IN_LIST seen OR NOT TARGET "${t}")
+        continue()
+      endif()
+      list(APPEND seen ${t})
+      get_target_property(aliased ${t} ALIASED_TARGET)
+      if(aliased)
+        list(APPEND queue ${aliased})
+        continue()
+      endif()
+      if(t MATCHES "^(KernelOpt::|kernelopt_|CUDA::)")
+        continue()
+      endif()
+      if(first)
+        set(prefix "")
+        get_target_property(linked ${t} LINK_LIBRARIES)
+        set(first FALSE)
+      else()
+        set(prefix INTERFACE_)
+        set(linked "")
+      endif()
+      get_target_property(interface_linked ${t} INTERFACE_LINK_LIBRARIES)
+      foreach(property IN ITEMS COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES)
+        get_target_property(values ${t} ${prefix}${property})
+        if(values)
+          if(property STREQUAL "COMPILE_DEFINITIONS")
+            list(APPEND definitions ${values})
+          elseif(property STREQUAL "COMPILE_OPTIONS")
+            list(APPEND options ${values})
+          else()
+            list(APPEND includes ${values})
+          endif()
+        endif()
+      endforeach()
+      foreach(next IN LISTS linked interface_linked)
+        if(next AND NOT next MATCHES "^\\$<")
+          list(APPEND queue ${next})
+        endif()
+      endforeach()
+    endwhile()
+    # KernelOpt's per-variant options are hashed as COMPILE_OPTIONS already.
+    _kernel_opt_get(declared ${kernel} IMPL_${name}_COMPILE_OPTIONS)
+    foreach(option IN LISTS declared)
+      list(FIND options "${option}" at)
+      if(at GREATER -1)
+        list(REMOVE_AT options ${at})
+      endif()
+    endforeach()
+  endif()
+  # Include directories: literal paths (or $<BUILD_INTERFACE:path>) in the
+  # source tree, outside the build tree.
+  set(dirs "")
+  foreach(entry IN LISTS includes)
+    if(entry MATCHES "^\\$<BUILD_INTERFACE:([^$<>]*)>$")
+      set(entry "${CMAKE_MATCH_1}")
+    endif()
+    if(entry MATCHES "\\$<" OR NOT IS_ABSOLUTE "${entry}")
+      continue()
+    endif()
+    cmake_path(NORMAL_PATH entry)
+    cmake_path(IS_PREFIX CMAKE_SOURCE_DIR "${entry}" NORMALIZE in_source)
+    cmake_path(IS_PREFIX CMAKE_BINARY_DIR "${entry}" NORMALIZE in_build)
+    if(in_source AND NOT in_build AND NOT entry IN_LIST dirs)
+      list(APPEND dirs "${entry}")
+    endif()
+  endforeach()
+  set(context "{}")
+  _kernel_opt_json_set_strings(context compile_definitions ${definitions})
+  _kernel_opt_json_set_strings(context compile_options ${options})
+  _kernel_opt_json_set_strings(context include_directories ${dirs})
+  set(${out} "${context}" PARENT_SCOPE)
+endfunction()
+
 # One implementation: {name, entry, sources, parent, hypothesis, methods, expect_failure[, static]}.
 function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_get(entry ${kernel} IMPL_${name}_ENTRY)
@@ -23,6 +135,8 @@ function(_kernel_opt_impl_json out kernel name)
   _kernel_opt_json_set_string_or_null(impl expect_failure "${expect_failure}")
   _kernel_opt_get(compile_options ${kernel} IMPL_${name}_COMPILE_OPTIONS)
   _kernel_opt_json_set_strings(impl compile_options ${compile_options})
+  _kernel_opt_build_context(context ${kernel} ${name})
+  _kernel_opt_json_set(impl build_context "${context}")
   _kernel_opt_get(switches ${kernel} IMPL_${name}_SWITCHES)
   if(NOT switches STREQUAL "")
     set(array "[]")
@@ -89,7 +203,7 @@ function(_kernel_opt_family_json out kernel name)
     _kernel_opt_json_set_strings(array "${i};params" ${bindings})
     if(TARGET ${kernel}_kopt_${point})
       _kernel_opt_json_set_string(array "${i};target" "${kernel}_kopt_${point}")
-      _kernel_opt_json_set_string(array "${i};library" "$<TARGET_FILE:${kernel}_kopt_${point}>")
+      _kernel_opt_json_set_string(array "${i};library" "kopt-target-file:${kernel}_kopt_${point}")
       _kernel_opt_json_set(array "${i};skip" null)
     else()
       # Not compiled by this build (its architectures): the sweep skips it.
@@ -218,16 +332,16 @@ function(_kernel_opt_write_manifest kernel)
   _kernel_opt_json_set(m test_timeout_s "${TIMEOUT}")
 
   _kernel_opt_json_set(m executables "{}")
-  _kernel_opt_json_set_string(m "executables;test" "$<TARGET_FILE:${kernel}_kopt_test>")
-  _kernel_opt_json_set_string(m "executables;bench" "$<TARGET_FILE:${kernel}_kopt_bench>")
+  _kernel_opt_json_set_string(m "executables;test" "kopt-target-file:${kernel}_kopt_test")
+  _kernel_opt_json_set_string(m "executables;bench" "kopt-target-file:${kernel}_kopt_bench")
   if(TARGET KernelOpt::kopt)
-    _kernel_opt_json_set_string(m "executables;kopt" "$<TARGET_FILE:KernelOpt::kopt>")
+    _kernel_opt_json_set_string(m "executables;kopt" "kopt-target-file:KernelOpt::kopt")
   else()
     _kernel_opt_json_set(m "executables;kopt" null)
   endif()
   if(TARGET ${kernel}_ablate_kopt_test)
-    _kernel_opt_json_set_string(m "executables;ablate_test" "$<TARGET_FILE:${kernel}_ablate_kopt_test>")
-    _kernel_opt_json_set_string(m "executables;ablate_bench" "$<TARGET_FILE:${kernel}_ablate_kopt_bench>")
+    _kernel_opt_json_set_string(m "executables;ablate_test" "kopt-target-file:${kernel}_ablate_kopt_test")
+    _kernel_opt_json_set_string(m "executables;ablate_bench" "kopt-target-file:${kernel}_ablate_kopt_bench")
   else()
     _kernel_opt_json_set(m "executables;ablate_test" null)
     _kernel_opt_json_set(m "executables;ablate_bench" null)
@@ -238,6 +352,16 @@ function(_kernel_opt_write_manifest kernel)
   _kernel_opt_json_set_string_or_null(m "tools;specs_dir" "${TOOL_SPECS_DIR}")
   _kernel_opt_json_set_string_or_null(m "tools;ceilings" "${KernelOpt_CEILINGS}")
   _kernel_opt_json_set_string(m build_dir "${BINARY_DIR}")
+
+  # Text that looks like a generator expression (a hypothesis, the build
+  # context's options) stays text: "$<" only occurs inside JSON strings,
+  # where \u003c is the same character to every JSON reader and no
+  # expression to file(GENERATE).
+  string(REPLACE "$<" "$\\u003c" m "${m}")
+  # The executables and libraries kopt runs: placeholders until now (found
+  # as whole string values: in any string a user declared, a quote is
+  # escaped), resolved by file(GENERATE).
+  string(REGEX REPLACE "\"kopt-target-file:([^\"]*)\"" "\"$<TARGET_FILE:\\1>\"" m "${m}")
 
   # Each variant's object files, as a JSON array once file(GENERATE) resolves
   # the expression. The placeholder is found with its key: in any string a

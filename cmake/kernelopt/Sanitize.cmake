@@ -22,6 +22,8 @@ set(_kopt_sanitize_link "$<HOST_LINK:-fsanitize=address>" "$<HOST_LINK:-fsanitiz
 foreach(_kopt_flag IN ITEMS -fsanitize=address,undefined -fno-omit-frame-pointer
                             -fno-sanitize-recover=undefined -g)
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${_kopt_flag}>")
+  # Not the variants' own: left out of their build context (Manifest.cmake).
+  set_property(GLOBAL APPEND PROPERTY _KERNEL_OPT_OWN_COMPILE_OPTIONS "$<$<COMPILE_LANGUAGE:CXX>:${_kopt_flag}>")
 endforeach()
 add_link_options(${_kopt_sanitize_link})
 # What links an installed, sanitized KernelOpt needs the runtimes too

@@ -95,6 +95,50 @@ TEST_F(gate_test, an_edited_included_header_or_compile_options_make_the_record_s
   EXPECT_TRUE(contains(old.m_out, "ok    source       sources match the record")) << old.m_out;
 }
 
+// With the manifest's build context (scope "compile"): a header found
+// only through an include directory of the build (include_directories(),
+// `<...>` too) and the compile definitions of the target, its directory and
+// its libraries are in the hash (an audit slowed the best through both and
+// an identical copy was accepted at 4x).
+TEST_F(gate_test, headers_of_the_build_include_directories_and_definitions_make_the_record_stale) {
+  write_text(c.path("inc/knob.hpp"), "constexpr int k_repeat = 1;\n");
+  write_text(c.path("src/v0_three_pass.cpp"), "#include <knob.hpp>\n" + read_text(c.path("src/v0_three_pass.cpp")));
+  const std::string inc = c.path("inc").string();
+  patch_json(k_manifest, [&](json& doc) {
+    doc["variants"][0]["build_context"] = {{"compile_definitions", json::array({"KNOB2=1"})},
+                                           {"compile_options", json::array()},
+                                           {"include_directories", json::array({inc})}};
+  });
+  ASSERT_EQ(record_variant(c, "v0", false).m_code, 0);
+  const record v0 = read_record(c.path("records/softmax/v0.json"));
+  EXPECT_EQ(v0.m_source.m_scope, "compile");
+  ASSERT_EQ(v0.m_source.m_files.size(), 2u);
+  EXPECT_EQ(v0.m_source.m_files[1].m_name, "knob.hpp");
+  EXPECT_EQ(gate("v0").m_code, 0);
+
+  write_text(c.path("inc/knob.hpp"), "constexpr int k_repeat = 4;\n");
+  const run_result header = gate("v0");
+  EXPECT_EQ(header.m_code, 1);
+  EXPECT_TRUE(contains(header.m_out, "knob.hpp changed")) << header.m_out;
+  write_text(c.path("inc/knob.hpp"), "constexpr int k_repeat = 1;\n");
+  EXPECT_EQ(gate("v0").m_code, 0);
+
+  patch_json(k_manifest, [](json& doc) {
+    doc["variants"][0]["build_context"]["compile_definitions"] = json::array({"KNOB2=4"});
+  });
+  const run_result defined = gate("v0");
+  EXPECT_EQ(defined.m_code, 1);
+  EXPECT_TRUE(contains(defined.m_out, "compile definitions changed")) << defined.m_out;
+  patch_json(k_manifest, [](json& doc) {
+    doc["variants"][0]["build_context"]["compile_definitions"] = json::array({"KNOB2=1"});
+    doc["variants"][0]["build_context"]["compile_options"] = json::array({"-O0"});
+  });
+  EXPECT_TRUE(contains(gate("v0").m_out, "the options of its target, directory or libraries changed")) << gate("v0").m_out;
+  // A manifest without the context (an older KernelOpt) cannot check it.
+  patch_json(k_manifest, [](json& doc) { doc["variants"][0].erase("build_context"); });
+  EXPECT_TRUE(contains(gate("v0").m_out, "the manifest has no build context for v0")) << gate("v0").m_out;
+}
+
 TEST_F(gate_test, masked_parent_and_best_so_far) {
   ASSERT_NO_FATAL_FAILURE(record_golden_flow(c));
   ASSERT_EQ(run_kopt({"mask", "--manifest", c.manifest(), "--variant", "v1", "--reason",

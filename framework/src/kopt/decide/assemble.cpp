@@ -165,7 +165,7 @@ record assemble_record(const manifest& m, const record_set& records, const recor
   r.m_parent = decl.m_parent;
   r.m_hypothesis = decl.m_hypothesis;
   r.m_methods = decl.m_methods;
-  r.m_source = hash_build(decl.m_sources, decl.m_compile_options);
+  r.m_source = hash_variant(decl);
   r.m_created_utc = in.m_results_utc.value_or(utc_now_iso());
   r.m_kernelopt_version = kernelopt_version();
   r.m_shapes = m.m_shapes;

@@ -66,6 +66,8 @@ const std::vector<field_doc> k_impl_fields = {
     {"methods", "array", "variants and baselines: METHODS, checked against the machine code (baselines: [])"},
     {"expect_failure", "string | null", "variants and baselines: the EXPECT_FAILURE regex, else null"},
     {"compile_options", "array", "variants and baselines: COMPILE_OPTIONS as declared (in the variant's build hash)"},
+    {"build_context", "object",
+     "variants: what else the compiler gets, as `compile_definitions`, `compile_options` and `include_directories` (in the source hash, scope `compile`)"},
     {"static", "object", "CUDA variants, when kopt is built: the static check's inputs"},
     {"family", "object", "variants declared with PARAMS: the family of points (docs/sweeps.md)"},
     {"switches", "array", "variants with switchable METHODS (`<method>=<MACRO>`): one object each (docs/ablation.md)"},
@@ -164,6 +166,11 @@ json variant_json(const variant_decl& v) {
               {"expect_failure", or_null(v.m_expect_failure)},
               {"compile_options", v.m_compile_options}};
   if (v.m_static) out["static"] = {{"objects", v.m_static->m_objects}, {"args", v.m_static->m_args}};
+  if (v.m_build_context) {
+    out["build_context"] = {{"compile_definitions", v.m_build_context->m_compile_definitions},
+                            {"compile_options", v.m_build_context->m_compile_options},
+                            {"include_directories", v.m_build_context->m_include_directories}};
+  }
   if (v.m_family) {
     const family_decl& f = *v.m_family;
     json points = json::array();
@@ -343,6 +350,11 @@ manifest manifest_from_json(const json_reader& root, const std::filesystem::path
     decl.m_methods = strings(v.at("methods"));
     decl.m_expect_failure = optional_string(v, "expect_failure");
     if (v.has("compile_options")) decl.m_compile_options = strings(v.at("compile_options"));
+    if (v.has("build_context")) {
+      const json_reader c = v.at("build_context");
+      decl.m_build_context = build_context{strings(c.at("compile_definitions")), strings(c.at("compile_options")),
+                                           strings(c.at("include_directories"))};
+    }
     if (v.has("static")) {
       const json_reader st = v.at("static");
       decl.m_static = static_check{strings(st.at("objects")), strings(st.at("args"))};

@@ -101,6 +101,15 @@ struct method_switch {
   std::vector<std::string> m_objects;  // CUDA variants with a static check: the ablated build's objects
 };
 
+// What the variant's compiler gets besides SOURCES and COMPILE_OPTIONS
+// (manifest `build_context`, cmake/kernelopt/Manifest.cmake): definitions
+// and options as text, the include directories in the project's source tree.
+struct build_context {
+  std::vector<std::string> m_compile_definitions;
+  std::vector<std::string> m_compile_options;
+  std::vector<std::string> m_include_directories;
+};
+
 struct variant_decl {
   std::string m_name;
   std::string m_entry;
@@ -113,6 +122,7 @@ struct variant_decl {
   std::optional<family_decl> m_family;          // declared with PARAMS
   std::vector<method_switch> m_switches;  // the switchable METHODS, in claim order
   std::vector<std::string> m_compile_options;  // COMPILE_OPTIONS (absent in older manifests: none)
+  std::optional<build_context> m_build_context;  // absent in older manifests
 
   [[nodiscard]] const method_switch* find_switch(const std::string& method) const;
 };

@@ -14,7 +14,14 @@
 // includes, are the toolchain's and not hashed), in the order first met;
 // then the text of each COMPILE_OPTIONS entry. An edited shared header or
 // changed compile options make the record stale, and nobody has to list
-// headers in SOURCES.
+// headers in SOURCES. "compile" (records made from a manifest with a
+// `build_context`): as "build", with the headers also looked for, `"..."`
+// and `<...>` alike, in the context's include directories (the project's
+// own: the toolchain's are not in it), then the text of each compile
+// definition and each option of the context: a header found through
+// include_directories() or a definition added with
+// add_compile_definitions() makes the record stale too (an audit: neither
+// did, and an identical copy of the slowed best was accepted at 4x).
 #pragma once
 
 #include <filesystem>
@@ -29,6 +36,7 @@ namespace kopt {
 
 inline constexpr const char* k_scope_sources = "sources";
 inline constexpr const char* k_scope_build = "build";
+inline constexpr const char* k_scope_compile = "compile";
 
 struct source_file {
   std::string m_name;    // base name
@@ -39,17 +47,30 @@ struct source_hash {
   std::string m_sha256;
   std::vector<source_file> m_files;
   std::string m_scope = k_scope_sources;
-  std::vector<std::string> m_compile_options;  // scope "build"
+  std::vector<std::string> m_compile_options;  // scopes "build" and "compile"
+  std::vector<std::string> m_compile_definitions;  // scope "compile": the build context's
+  std::vector<std::string> m_context_options;      // scope "compile": the build context's options
 };
 
 // Throws std::runtime_error naming the file when one cannot be read.
 [[nodiscard]] source_hash hash_sources(const std::vector<std::string>& paths);
 [[nodiscard]] source_hash hash_build(const std::vector<std::string>& sources,
                                      const std::vector<std::string>& compile_options);
+[[nodiscard]] source_hash hash_compile(const std::vector<std::string>& sources,
+                                       const std::vector<std::string>& compile_options, const build_context& context);
+// The hash of a variant as records are made now: scope "compile" when the
+// manifest has its build context, else "build".
+[[nodiscard]] source_hash hash_variant(const variant_decl& decl);
 
 // The headers the "build" scope adds to `sources`, in the order first met.
 [[nodiscard]] std::vector<std::filesystem::path> included_headers(const std::vector<std::string>& sources,
                                                                   const std::vector<std::string>& compile_options);
+// The headers the "compile" scope adds: also found in `include_dirs`, and
+// `<...>` includes too.
+[[nodiscard]] std::vector<std::filesystem::path> included_headers(const std::vector<std::string>& sources,
+                                                                  const std::vector<std::string>& compile_options,
+                                                                  const std::vector<std::string>& include_dirs,
+                                                                  bool angle_includes);
 
 [[nodiscard]] json to_json(const source_hash& hash);
 [[nodiscard]] source_hash source_hash_from_json(const json_reader& node);

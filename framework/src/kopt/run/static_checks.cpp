@@ -74,7 +74,7 @@ std::vector<std::string> notes_from_record(const manifest& m, const variant_decl
     return {std::string("ablation: the record cannot be read: ") + e.what()};
   }
   if (!r.m_ablation) return {};
-  const current_source now = hash_current_sources(m, decl.m_name);
+  const current_source now = hash_current_sources(m, decl.m_name, r.m_source.m_scope);
   if (!now.m_hash || now.m_hash->m_sha256 != r.m_ablation->m_source_sha256) {
     return {"ablation: measured on other sources than the variant's current ones; not used"};
   }
