@@ -462,6 +462,20 @@ TEST_F(gate_test, the_benchmark_must_have_checked_what_it_timed) {
   EXPECT_TRUE(contains(r.m_out, "rows=8192,cols=8192: the benchmark did not check what it timed")) << r.m_out;
 }
 
+// Above 25 % noise the comparison decides nothing, however large the ratio
+// (an identical copy came out 14.7x at 114 % noise on an oversubscribed
+// machine).
+TEST_F(gate_test, a_comparison_too_noisy_decides_nothing) {
+  for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
+  patch_json("bench/bench.v4.json", [](json& b) {
+    b["benchmarks"][0]["kopt"]["noise"] = 0.3;
+    b["benchmarks"][0]["real_time"] = b["benchmarks"][0]["real_time"].get<double>() / 10;  // "10x faster"
+  });
+  const run_result r = record_variant(c, "v4");
+  EXPECT_EQ(r.m_code, 1) << r.m_out;
+  EXPECT_TRUE(contains(r.m_out, "FAIL  speedup      too noisy to decide: noise 30.0% > 25.0%")) << r.m_out;
+}
+
 TEST_F(gate_test, interleaved_rounds_decide_the_speedup) {
   for (const std::string v : {"v0", "v1", "v2", "v3"}) (void)record_variant(c, v);
   // The medians say v4 is 1.15x faster; the rounds, sampled in turn, say

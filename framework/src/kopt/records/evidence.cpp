@@ -195,7 +195,13 @@ std::vector<gate_check> check_speed(const record& c, const std::optional<std::st
                                                    std::to_string(v.m_speedups.size()) + " shapes"
                                              : std::string());
   std::vector<gate_check> checks;
-  checks.push_back(check("speedup", geomean - 1 > required, detail));
+  if (v.m_noise > k_max_decision_noise) {
+    checks.push_back(check("speedup", false,
+                           "too noisy to decide: noise " + noise_text + " > " + format_percent(k_max_decision_noise) +
+                               " (the machine was busy while timing; measure again on a quieter one): " + detail));
+  } else {
+    checks.push_back(check("speedup", geomean - 1 > required, detail));
+  }
   if (!v.m_slower.empty()) {
     checks.push_back(
         check("per_shape", false,
