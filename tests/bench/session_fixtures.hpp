@@ -1,10 +1,12 @@
 // Helpers of the tests that run a benchmark session on the host backend:
 // y = 2x as an implementation and its f64 reference, a spec of one shape
-// (n=1000), and an engine whose every sample takes the same time.
+// (n=1000), and an engine whose samples take what a function says.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "bench/session.hpp"
@@ -49,27 +51,30 @@ inline kernel_spec spec_of(std::vector<arg_spec> args, std::vector<impl_spec> va
   return spec;
 }
 
-// Every sample takes the same time: the timing checks pass, only the
-// output checks decide.
-class constant_engine final : public timing_engine {
+// A sample takes what `cost` says after the launch; by default every sample
+// takes the same time: the timing checks pass, only the output checks decide.
+class cost_engine final : public timing_engine {
  public:
+  explicit cost_engine(std::function<double()> cost = [] { return 1000.0; }) : m_cost(std::move(cost)) {}
   [[nodiscard]] engine_timing timing_fields() const override { return {}; }
   [[nodiscard]] double resolution_ns() const override { return 1.0; }
   void warm(const launch_fn& launch) override { launch(); }
   [[nodiscard]] double sample_ns(const launch_fn& launch) override {
     launch();
-    return 1000.0;
+    return m_cost();
   }
   void second_clock(const launch_fn&, const sampler_settings&, measurement&) override {}
   void profile(const launch_fn& launch, std::size_t) override { launch(); }
+
+ private:
+  std::function<double()> m_cost;
 };
 
-inline std::vector<impl_outcome> measure(const kernel_spec& spec) {
+inline std::vector<impl_outcome> measure(const kernel_spec& spec, cost_engine engine = cost_engine()) {
   std::vector<const impl_spec*> impls;
   for (const impl_spec& v : spec.m_variants) impls.push_back(&v);
   const std::unique_ptr<backend> device = make_host_backend();
   const std::unique_ptr<backend> host = make_host_backend();
-  constant_engine engine;
   return measure_shape(spec, spec.m_shapes[0], impls, *device, *host, engine);
 }
 

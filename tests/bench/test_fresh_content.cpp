@@ -80,18 +80,6 @@ TEST(FreshContent, NothingToJudge) {
 // except on every 5th call (480 us), so p90 of the repeated sets is the
 // honest time and no fresh sample exceeds 1.25x p90.
 double g_cost_ns = 0;
-class reported_cost_engine final : public timing_engine {
- public:
-  [[nodiscard]] engine_timing timing_fields() const override { return {}; }
-  [[nodiscard]] double resolution_ns() const override { return 1.0; }
-  void warm(const launch_fn& launch) override { launch(); }
-  [[nodiscard]] double sample_ns(const launch_fn& launch) override {
-    launch();
-    return g_cost_ns;
-  }
-  void second_clock(const launch_fn&, const sampler_settings&, measurement&) override {}
-  void profile(const launch_fn& launch, std::size_t) override { launch(); }
-};
 std::vector<std::vector<float>> g_contents_seen;
 long g_cache_calls = 0;
 void cache_recomputing_every_fifth_call(void* const* b, const std::int64_t* d, void* s) {
@@ -113,12 +101,7 @@ TEST(FreshContent, ACacheThatControlsItsTailIsTimedAsOnNewInputs) {
                               host_impl("cache", impl_role::variant, false, &cache_recomputing_every_fifth_call)},
                              host_impl("reference", impl_role::reference, true, &twice_reference));
   spec.m_timing.m_min_samples = 200;  // enough samples for p90 to be the every-5th-call time, as in the audit
-  std::vector<const impl_spec*> impls;
-  for (const impl_spec& v : spec.m_variants) impls.push_back(&v);
-  const std::unique_ptr<backend> device = make_host_backend();
-  const std::unique_ptr<backend> host = make_host_backend();
-  reported_cost_engine engine;
-  const std::vector<impl_outcome> rows = measure_shape(spec, spec.m_shapes[0], impls, *device, *host, engine);
+  const std::vector<impl_outcome> rows = measure(spec, cost_engine([] { return g_cost_ns; }));
   ASSERT_EQ(rows.size(), 2u);
   for (const impl_outcome& row : rows) ASSERT_FALSE(row.m_error.has_value()) << *row.m_error;
   const auto flagged = [](const impl_outcome& row) {
