@@ -317,6 +317,7 @@ TEST(doc_tables, manifest_writes_its_declared_fields) {
   m.m_reference = reference;
   variant_decl v;
   v.m_static = static_check{};
+  v.m_build_context = build_context{};
   family_decl family;
   family.m_points.push_back({"v_p0", {"B=1"}, "k_kopt_v_p0", "libkopt_k_v_p0.so"});
   v.m_family = family;

@@ -23,7 +23,8 @@ dir=$build/whole-suite
 mkdir -p "$dir"
 case $mode in
   start)
-    if [[ -f $dir/pid ]] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+    # Its rc file says a run ended, even while its shell is still exiting.
+    if [[ -f $dir/pid && ! -f $dir/rc ]] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
       echo "whole_suite: already running (pid $(cat "$dir/pid"))"; exit 0
     fi
     rm -f "$dir/rc" "$dir/ctest.log" "$dir/finished"
