@@ -113,8 +113,10 @@ TEST(FreshContent, ACacheThatControlsItsTailIsTimedAsOnNewInputs) {
   EXPECT_TRUE(flagged(rows[1]));
   // Its median is no longer 15 us: as on new inputs, slower than honest.
   EXPECT_NEAR(rows[1].m_measurement.m_primary.m_stats.m_median, 480e3, 1e3);
-  ASSERT_TRUE(rows[1].m_rounds.has_value());
-  for (double median : rows[1].m_rounds->m_medians_ns) EXPECT_GT(median, 400e3);
+  // Compared by its median, with the fresh samples' noise (not paired rounds
+  // scaled by one uncertain factor).
+  EXPECT_FALSE(rows[1].m_rounds.has_value());
+  EXPECT_TRUE(rows[0].m_rounds.has_value());
 }
 
 }  // namespace

@@ -418,11 +418,13 @@ void shape_run::time_as_on_fresh_inputs() {
     sample_stats& s = primary.m_stats;
     for (double* v : {&s.m_median, &s.m_mean, &s.m_min, &s.m_max, &s.m_p10, &s.m_p90, &s.m_stddev, &s.m_mad, &s.m_iqr,
                       &s.m_total}) {
-      *v *= f;  // cv and noise are relative: unchanged
+      *v *= f;  // cv is relative: unchanged
     }
-    if (m_sampled_index[i] != static_cast<std::size_t>(-1)) {
-      for (double& median : m_sampled.m_round_medians[m_sampled_index[i]]) median *= f;
-    }
+    // The scale rests on a few fresh samples: their uncertainty is the
+    // row's too, and its rounds (scaled by one factor, they would pair as
+    // if it were exact) are not written, so kopt compares it by its median
+    // with this noise.
+    s.m_noise = std::hypot(s.m_noise, compute_stats(m_fresh_ns[i], m_engine.resolution_ns()).m_noise);
     m_out[i].m_measurement.m_flags.emplace_back("timed_on_fresh_inputs");
   }
 }
@@ -465,7 +467,8 @@ std::vector<impl_outcome> shape_run::run() {
       if (i < m_fresh_ns.size()) check.m_fresh_samples_ns = m_fresh_ns[i];
       check.m_detail = o.m_error;
     }
-    if (!o.m_error && m_sampled_index[i] != static_cast<std::size_t>(-1)) {
+    const bool scaled = i < m_fresh_scale.size() && m_fresh_scale[i];
+    if (!o.m_error && !scaled && m_sampled_index[i] != static_cast<std::size_t>(-1)) {
       std::vector<std::string> names;
       for (std::size_t k = 0; k < m_impls.size(); ++k) {
         if (m_sampled_index[k] != static_cast<std::size_t>(-1)) names.push_back(m_impls[k]->m_name);

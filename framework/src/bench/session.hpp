@@ -71,9 +71,10 @@ struct impl_outcome {
 // the implementation controls with a minority of its calls (an audit: a
 // cache that recomputed on every 5th call put p90 at the honest time and
 // was accepted at 31x by its median); the speedup is taken from medians.
-// Such an implementation is timed as on new inputs: its samples and round
-// medians are scaled by this factor and its row is flagged
-// `timed_on_fresh_inputs`. An honest kernel whose speed depends on having
+// Such an implementation is timed as on new inputs: its samples are scaled
+// by this factor, the fresh samples' noise is added to its own, its row is
+// flagged `timed_on_fresh_inputs` and carries no rounds (kopt compares it
+// by its median). An honest kernel whose speed depends on having
 // seen the data (a host branch predictor that learned the two repeated
 // sets) gets the time it takes on new data, which is what its users see.
 [[nodiscard]] std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns, double repeated_median_ns,
