@@ -294,6 +294,16 @@ TEST_F(gate_test, malformed_records_are_input_errors_naming_file_and_path) {
   const run_result missing = gate("v4");
   EXPECT_EQ(missing.m_code, 2);
   EXPECT_TRUE(contains(missing.m_err, v1 + ": /timing/shapes/0/median_ns: missing")) << missing.m_err;
+  patch_json("records/softmax/v1.json", [](json& r) { r["timing"]["shapes"][0]["median_ns"] = 1.0; });
+  patch_json("records/softmax/v1.json", [](json& r) { r["source"]["scope"] = "everything"; });
+  const run_result scope = gate("v4");
+  EXPECT_EQ(scope.m_code, 2);
+  EXPECT_TRUE(contains(scope.m_err, v1 + ": /source/scope: is 'everything'; expected \"sources\", \"build\" or \"compile\""))
+      << scope.m_err;
+  patch_json("records/softmax/v1.json", [](json& r) { r["source"]["scope"] = "compile"; r["source"]["compile_definitions"] = {1}; });
+  const run_result definitions = gate("v4");
+  EXPECT_EQ(definitions.m_code, 2);
+  EXPECT_TRUE(contains(definitions.m_err, v1 + ": /source/compile_definitions/0: expected a string")) << definitions.m_err;
   patch_json("records/softmax/v1.json", [](json& r) { r["schema_version"] = 3; });
   const run_result newer =
       run_kopt({"report", "--manifest", c.manifest(), "--out-dir", c.path("out").string()});

@@ -132,6 +132,24 @@ TEST_F(record_inputs_test, wrong_types_name_file_and_path) {
       "broken.json: /benchmarks/0/kopt/median_ns: expected a number, got a string");
 }
 
+// The manifest's build context (the source hash covers it) is read like
+// every other field: a missing list or a wrong type names file and path.
+TEST_F(record_inputs_test, build_context_names_file_and_path) {
+  const auto with_context = [this](const std::function<void(json&)>& change) {
+    return patched(k_manifest, [&](json& d) {
+      json context = {{"compile_definitions", {"KNOB=1"}},
+                      {"compile_options", json::array()},
+                      {"include_directories", json::array()}};
+      change(context);
+      d["variants"][1]["build_context"] = context;
+    });
+  };
+  expect_refused("--manifest", with_context([](json& c) { c.erase("include_directories"); }),
+                 "broken.json: /variants/1/build_context/include_directories: missing");
+  expect_refused("--manifest", with_context([](json& c) { c["compile_definitions"][0] = 1; }),
+                 "broken.json: /variants/1/build_context/compile_definitions/0: expected a string, got a number");
+}
+
 TEST_F(record_inputs_test, wrong_kind_or_subject) {
   expect_refused("--correctness", read_text(c.path("env.json")),
                  "broken.json: /kind: expected \"kernelopt.correctness\", got \"kernelopt.env\"");
