@@ -415,16 +415,13 @@ void shape_run::time_as_on_fresh_inputs() {
     const double f = *m_fresh_scale[i];
     sampling_result& primary = m_out[i].m_measurement.m_primary;
     for (double& sample : primary.m_samples) sample *= f;
-    sample_stats& s = primary.m_stats;
-    for (double* v : {&s.m_median, &s.m_mean, &s.m_min, &s.m_max, &s.m_p10, &s.m_p90, &s.m_stddev, &s.m_mad, &s.m_iqr,
-                      &s.m_total}) {
-      *v *= f;  // cv is relative: unchanged
-    }
+    primary.m_stats = compute_stats(primary.m_samples, m_engine.resolution_ns());
     // The scale rests on a few fresh samples: their uncertainty is the
     // row's too, and its rounds (scaled by one factor, they would pair as
     // if it were exact) are not written, so kopt compares it by its median
     // with this noise.
-    s.m_noise = std::hypot(s.m_noise, compute_stats(m_fresh_ns[i], m_engine.resolution_ns()).m_noise);
+    primary.m_stats.m_noise =
+        std::hypot(primary.m_stats.m_noise, compute_stats(m_fresh_ns[i], m_engine.resolution_ns()).m_noise);
     m_out[i].m_measurement.m_flags.emplace_back("timed_on_fresh_inputs");
   }
 }
@@ -512,8 +509,7 @@ std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns, d
   if (fresh_ns.empty() || !(repeated_median_ns > 0)) return std::nullopt;
   const auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return quantile_sorted(v, 0.5);
   };
   const double fresh = median(fresh_ns);
   const double seen = seen_ns.empty() ? 0.0 : median(seen_ns);

@@ -230,7 +230,7 @@ int run_optimize(const arguments& args, std::ostream& out, std::ostream& err, op
   // fault of the variant.
   if (const auto stale = stale_above_best(m, records, static_cast<std::size_t>(m.variant_index(variant)));
       !stale.empty()) {
-    throw usage_error("cannot gate " + variant + ": " + describe_stale_bar(records, m, stale));
+    throw usage_error("cannot gate " + variant + ": " + describe_stale_bar(m, records, stale));
   }
   const bool quick = args.has("--quick");
   // --ceilings, else the KernelOpt_CEILINGS the build was configured with.

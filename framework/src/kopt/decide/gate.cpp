@@ -141,7 +141,7 @@ gate_check check_order(const manifest& m, const record& c, int index, const reco
                      c.m_variant + " comes after in declaration order: record them first");
   }
   const std::vector<const record*> stale = stale_above_best(m, records, static_cast<std::size_t>(index));
-  if (!stale.empty()) return check("order", false, describe_stale_bar(records, m, stale));
+  if (!stale.empty()) return check("order", false, describe_stale_bar(m, records, stale));
   return check("order", true, "every variant declared before " + c.m_variant + " has a record");
 }
 

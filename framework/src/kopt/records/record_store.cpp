@@ -226,7 +226,7 @@ std::vector<const record*> stale_above_best(const manifest& m, const record_set&
   return stale;
 }
 
-std::string describe_stale_bar(const record_set& records, const manifest& m, const std::vector<const record*>& stale) {
+std::string describe_stale_bar(const manifest& m, const record_set& records, const std::vector<const record*>& stale) {
   std::vector<std::string> parts;
   for (const record* r : stale) {
     const record_status* s = records.status(m, r->m_variant);

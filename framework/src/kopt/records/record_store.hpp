@@ -109,7 +109,7 @@ class record_set {
 [[nodiscard]] std::vector<const record*> stale_above_best(const manifest& m, const record_set& records,
                                                           std::size_t before);
 // "v1 (sources changed ...); v3 (...)": for the messages that refuse.
-[[nodiscard]] std::string describe_stale_bar(const record_set& records, const manifest& m,
+[[nodiscard]] std::string describe_stale_bar(const manifest& m, const record_set& records,
                                              const std::vector<const record*>& stale);
 
 // Reads <records_dir>/<kernel>/<variant>.json for every declared variant
