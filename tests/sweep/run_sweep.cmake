@@ -104,6 +104,26 @@ endif()
 # One point as its CTest test does (a shard runs a subset by name).
 run(ctest --test-dir "${build}" -R "^sweep_mm.sweep.v1_p4$" --output-on-failure)
 expect_code(0)
+# --build-only builds and stops (docs/multi-gpu.md times a sweep's points
+# over several GPUs without the build): a built point is left unfinished,
+# and the next run tests and times it; a point that does not compile has
+# its verdict.
+set(built_dir "${WORK_DIR}/build-only")
+run("${kopt}" sweep --manifest "${manifest}" --variant v1 --point v1_p5 --point v1_p12 --build-only
+    --sweep-dir "${built_dir}")
+expect_code(0)
+expect("\\[1/2\\] v1_p5 \\([^)]*\\): build ok; elapsed")
+expect("\\(build only\\): 1 built, 1 failed, 0 not for this build's architectures, 0 up to date")
+file(READ "${built_dir}/v1_p5.json" r)
+string(JSON status GET "${r}" correctness status)
+if(NOT status STREQUAL "not_run")
+  message(FATAL_ERROR "v1_p5 after --build-only: correctness ${status}, expected not_run")
+endif()
+run("${kopt}" sweep --manifest "${manifest}" --variant v1 --point v1_p5 --point v1_p12 --sweep-dir "${built_dir}")
+expect_code(0)
+expect("v1_p12 \\([^)]*\\): up to date, build failed")
+expect("v1_p5 \\([^)]*\\): build ok, correctness pass, bench ok")
+expect("1 run, 1 up to date")
 
 # Select: champion per shape, frontier, failed points; the dispatch follows.
 run("${CMAKE_COMMAND}" --build "${build}" --target select-sweep_mm)

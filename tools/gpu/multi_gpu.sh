@@ -8,9 +8,14 @@
 # with no resource groups (the per-GPU claim alone keeps them apart). Per run: wall time, the
 # ctest log, every result JSON (which GPU each test ran on) and
 # `kopt overlap` over the benchmark JSON.
+# The families' sweep tests (label sweep) are left out: a sweep over
+# several GPUs is timed by tools/gpu/multi_gpu_sweep.sh.
 # Usage (repository root): tools/gpu/multi_gpu.sh BUILD_DIR OUT_DIR [JOBS]
+# Environment: RUNS (default "all-gpus one-gpu file-mode no-spec"), the runs to make.
 set -uo pipefail
 build=$1; out=$2; jobs=${3:-16}
+runs=${RUNS:-all-gpus one-gpu file-mode no-spec}
+want() { [[ " $runs " == *" $1 "* ]]; }
 mkdir -p "$out"
 kopt=$build/framework/src/kopt/kopt
 nvidia-smi -L > "$out/devices.txt"
@@ -63,14 +68,18 @@ run() {  # run NAME ENV... -- CTEST_ARGS...
 cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
 # Every GPU first, so that whatever a first run pays (cold page cache, first
 # CUDA contexts) counts against the multi-GPU time.
-run all-gpus KOPT_UNUSED=1 -- -L kernel-opt -E "$exclude"
-run one-gpu CUDA_VISIBLE_DEVICES=0 -- -L kernel-opt -E "$exclude"
-cmake "$build" -DKernelOpt_RESOURCE_SPEC=file > /dev/null
-"$kopt" resources --out "$out/gpus.json" > "$out/resources.txt" 2>&1
-run file-mode KOPT_UNUSED=1 -- -L correctness -E "$exclude" --resource-spec-file "$out/gpus.json"
-# No resource groups at all: ctest starts the softmax benchmarks together,
-# all on GPU 0, and only the per-GPU claim keeps their timing apart.
-cmake "$build" -DKernelOpt_RESOURCE_SPEC=none > /dev/null
-run no-spec KOPT_UNUSED=1 -- -L bench -R '^softmax'
-grep -c "waiting for GPU" "$build/Testing/Temporary/LastTest.log" | sed 's/^/no-spec: claim waits logged: /' | tee -a "$out/summary.txt"
+want all-gpus && run all-gpus KOPT_UNUSED=1 -- -L kernel-opt -LE sweep -E "$exclude"
+want one-gpu && run one-gpu CUDA_VISIBLE_DEVICES=0 -- -L kernel-opt -LE sweep -E "$exclude"
+if want file-mode; then
+  cmake "$build" -DKernelOpt_RESOURCE_SPEC=file > /dev/null
+  "$kopt" resources --out "$out/gpus.json" > "$out/resources.txt" 2>&1
+  run file-mode KOPT_UNUSED=1 -- -L correctness -E "$exclude" --resource-spec-file "$out/gpus.json"
+fi
+if want no-spec; then
+  # No resource groups at all: ctest starts the softmax benchmarks together,
+  # all on GPU 0, and only the per-GPU claim keeps their timing apart.
+  cmake "$build" -DKernelOpt_RESOURCE_SPEC=none > /dev/null
+  run no-spec KOPT_UNUSED=1 -- -L bench -R '^softmax'
+  grep -c "waiting for GPU" "$build/Testing/Temporary/LastTest.log" | sed 's/^/no-spec: claim waits logged: /' | tee -a "$out/summary.txt"
+fi
 cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null

@@ -22,12 +22,14 @@ int cmd_sweep(const arguments& args, std::ostream& out, std::ostream& err) {
   }
   if (const auto jobs = args.optional_value("--jobs")) options.m_jobs = int_option("--jobs", *jobs, 1, 1024);
   options.m_force = args.has("--force");
+  options.m_build_only = args.has("--build-only");
   if (const auto dir = args.optional_value("--sweep-dir")) {
     if (dir->empty()) throw usage_error("--sweep-dir: the folder name is empty");
     options.m_dir = std::filesystem::absolute(*dir).lexically_normal();
   }
   const sweep_summary summary = run_sweep(m, family, options, out);
   if (summary.m_not_started > 0) return k_exit_fail;
+  if (options.m_build_only) return k_exit_ok;
   // Nothing could be measured here (no GPU): CTest's skip, tried again next run.
   if (summary.m_skipped > 0 && summary.m_skipped == summary.m_run && summary.m_current == 0) return k_exit_skipped;
   return k_exit_ok;

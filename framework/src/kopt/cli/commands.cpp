@@ -270,6 +270,8 @@ const std::vector<command>& command_table() {
         {"--budget", "SECONDS", o::optional, "start no further point after this many seconds (default: no budget)"},
         {"--jobs", "N", o::optional, "points built at once (default 2)"},
         {"--force", "", o::flag, "run points whose current result is finished again"},
+        {"--build-only", "", o::flag,
+         "build the points and stop: a later run (e.g. ctest -L sweep over several GPUs) tests and times them"},
         {"--sweep-dir", "DIR", o::optional, "write the results here instead of the family's sweep_dir (a shard)"}},
        "0 every point asked for has a result (failed points included), 1 the budget left points for a later run, "
        "2 usage or input error, 77 every point run was skipped (no GPU; run again where one is)",

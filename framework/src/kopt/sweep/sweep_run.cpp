@@ -288,7 +288,9 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
       r.m_bench = {};
       r.m_times.clear();
       save(r, dir);
-      if (r.m_build.m_status == "ok") {
+      if (r.m_build.m_status == "ok" && options.m_build_only) {
+        ++summary.m_built;
+      } else if (r.m_build.m_status == "ok") {
         run_correctness(m, p, r, dir);
         save(r, dir);
         if (r.m_correctness.m_status == "pass") {
@@ -296,6 +298,7 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
           save(r, dir);
         }
       }
+      if (options.m_build_only) continue;
       ++summary.m_run;
       if (r.usable()) ++summary.m_usable;
       if (r.skipped()) ++summary.m_skipped;
@@ -307,14 +310,28 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
       const double per_point = measured_s / measured;
       const int left = static_cast<int>(todo.size()) - measured;
       out << "[" << ++position << "/" << summary.m_total << "] " << r.m_point << " (" << join(r.m_params, ",")
-          << "): build " << r.m_build.m_status << ", correctness " << r.m_correctness.m_status << ", bench "
-          << r.m_bench.m_status;
+          << "): build " << r.m_build.m_status;
+      if (!options.m_build_only) {
+        out << ", correctness " << r.m_correctness.m_status << ", bench " << r.m_bench.m_status;
+      }
       const std::string best = fastest(r);
       if (!best.empty()) out << " (" << best << ")";
       out << "; elapsed " << format_seconds(seconds_since(start)) << ", about "
           << format_seconds(per_point * left) << " left\n";
-      if (!r.usable()) out << "  " << shorten(r.failure(), 300) << "\n";
+      if (options.m_build_only ? r.m_build.m_status == "failed" : !r.usable()) {
+        out << "  " << shorten(r.failure(), 300) << "\n";
+      }
     }
+  }
+  if (options.m_build_only) {
+    const auto count = [&](const char* status) {
+      return std::count_if(results.begin(), results.end(), [&](const point_result& r) { return r.m_build.m_status == status; });
+    };
+    out << "sweep " << m.m_kernel << "/" << family.m_name << " (build only): " << summary.m_built << " built, "
+        << count("failed") << " failed, " << count("skipped") << " not for this build's architectures, "
+        << summary.m_current << " up to date, " << summary.m_not_started << " not started; "
+        << format_seconds(seconds_since(start)) << "; results in " << dir.string() << "\n";
+    return summary;
   }
   out << "sweep " << m.m_kernel << "/" << family.m_name << ": " << summary.m_run << " run, " << summary.m_current
       << " up to date, " << summary.m_not_started << " not started, " << summary.m_skipped << " skipped; "

@@ -4,7 +4,9 @@
 // a compile error is that point's result; each point's correctness and
 // benchmark run in their own processes. A point whose current result is
 // finished is not run again (resume), unless forced; a time budget stops
-// the sweep between batches (docs/sweeps.md).
+// the sweep between batches; a build-only run leaves every built point
+// unfinished, so that the next run (one ctest per point, on several GPUs)
+// tests and times it without building it again (docs/sweeps.md).
 #pragma once
 
 #include <filesystem>
@@ -21,6 +23,7 @@ struct sweep_options {
   double m_budget_s = 0;              // 0: no budget
   int m_jobs = 2;                     // points built at once
   bool m_force = false;               // run finished points again
+  bool m_build_only = false;          // build the points, neither test nor time them (a later run does)
   std::filesystem::path m_dir;        // where the results go; empty: the family's sweep_dir
 };
 
@@ -31,6 +34,7 @@ struct sweep_summary {
   int m_not_started = 0;  // left for a later run by the budget
   int m_usable = 0;      // of the points asked for, built, correct and timed
   int m_skipped = 0;     // run now, but correctness or bench skipped (no GPU)
+  int m_built = 0;       // --build-only: points whose build stage is ok
 };
 
 // The build's own report of one point: "" when the output names no
