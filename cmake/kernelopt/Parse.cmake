@@ -491,7 +491,10 @@ function(_kernel_opt_check_test_regex fn kernel keyword role name regex)
     RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE error)
   if(NOT status EQUAL 0)
     string(REGEX REPLACE "[\n ]+" " " error "${error}")
-    string(REGEX MATCH "failed to compile regex.*$" why "${error}")
+    string(REGEX MATCH "[Ff]ailed to compile regex.*$" why "${error}")
+    if(why STREQUAL "")
+      string(STRIP "${error}" why)
+    endif()
     _kernel_opt_fail(${fn} ${kernel} "${keyword} of ${role} '${name}' is not a regular expression CTest can compile"
       KEY ${keyword} "${regex}" KEY "CMake says" "${why}"
       HINT "CMake's regular expressions: . [] () * + ? ^ $ |, no \\d or {n}; escape a literal parenthesis as \\("
