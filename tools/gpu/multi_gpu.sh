@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The multi-GPU evidence for docs/multi-gpu.md, on a machine with 2+ GPUs:
-# the example suite's GPU tests (ctest -L kernel-opt, host_matmul left out:
-# it never touches a GPU) with `ctest -j`, first on every GPU, then
+# the example suite's GPU tests (the tests of the CUDA example kernels
+# softmax, softmax_bf16 and gemm: every KernelOpt test is labelled
+# kernel-opt, so they are chosen by name) with `ctest -j`, first on every GPU, then
 # restricted to one GPU, each with its resource spec generated at test time
 # (KernelOpt_RESOURCE_SPEC=generated, CMake >= 3.28); then a correctness-only
 # run in file mode (ctest --resource-spec-file); then the softmax benchmarks
@@ -19,7 +20,7 @@ want() { [[ " $runs " == *" $1 "* ]]; }
 mkdir -p "$out"
 kopt=$build/framework/src/kopt/kopt
 nvidia-smi -L > "$out/devices.txt"
-exclude='^host_matmul\.'
+examples='^(softmax|softmax_bf16|gemm)\.'
 
 collect() {  # collect RUN_NAME: this run's result files into $out/RUN_NAME.tar.gz
   local name=$1 list
@@ -68,12 +69,12 @@ run() {  # run NAME ENV... -- CTEST_ARGS...
 cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
 # Every GPU first, so that whatever a first run pays (cold page cache, first
 # CUDA contexts) counts against the multi-GPU time.
-want all-gpus && run all-gpus KOPT_UNUSED=1 -- -L kernel-opt -LE sweep -E "$exclude"
-want one-gpu && run one-gpu CUDA_VISIBLE_DEVICES=0 -- -L kernel-opt -LE sweep -E "$exclude"
+want all-gpus && run all-gpus KOPT_UNUSED=1 -- -R "$examples" -LE sweep
+want one-gpu && run one-gpu CUDA_VISIBLE_DEVICES=0 -- -R "$examples" -LE sweep
 if want file-mode; then
   cmake "$build" -DKernelOpt_RESOURCE_SPEC=file > /dev/null
   "$kopt" resources --out "$out/gpus.json" > "$out/resources.txt" 2>&1
-  run file-mode KOPT_UNUSED=1 -- -L correctness -E "$exclude" --resource-spec-file "$out/gpus.json"
+  run file-mode KOPT_UNUSED=1 -- -L correctness -R "$examples" --resource-spec-file "$out/gpus.json"
 fi
 if want no-spec; then
   # No resource groups at all: ctest starts the softmax benchmarks together,
