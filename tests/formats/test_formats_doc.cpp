@@ -209,6 +209,7 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   h.m_overhead = overhead_summary{{1.0, 2.0}, 1, {{"k/v1/n=1", {1.0, std::nullopt}}}};
   bench_row timed;
   timed.m_rounds.emplace();
+  timed.m_phases = shape_phases{0.5, 0.25, 1.5, 2.0};
   output_check_summary& check = timed.m_output_check.emplace();
   check.m_status = "pass";
   check.m_checked_launches = 4;
@@ -249,6 +250,7 @@ TEST(doc_tables, bench_result_writes_its_declared_fields) {
   EXPECT_EQ(keys_of({runs[0]["kopt"]["output_check"], to_json(unchecked)["output_check"]}),
             declared({"kernelopt.bench: benchmarks[].kopt.output_check"}));
   EXPECT_EQ(keys_of({runs[0]["kopt"]["rounds"]}), declared({"kernelopt.bench: benchmarks[].kopt.rounds"}));
+  EXPECT_EQ(keys_of({runs[0]["kopt"]["phases_s"]}), declared({"kernelopt.bench: benchmarks[].kopt.phases_s"}));
 }
 
 TEST(doc_tables, correctness_result_writes_its_declared_fields) {

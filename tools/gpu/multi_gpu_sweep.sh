@@ -57,6 +57,13 @@ for run in $runs; do
   jq -s '{points: length, build_s: (map(.build.elapsed_s) | add), correctness_s: (map(.correctness.elapsed_s) | add),
           bench_s: (map(.bench.elapsed_s) | add)}' "$out/$run-sweep"/"${variant}"_p*[0-9].json > "$out/$run-stages.json"
   echo "$run: stages $(jq -c . "$out/$run-stages.json")" | tee -a "$summary"
+  # Inside the benchmarks: each shape's phases (kopt.phases_s, shared by the
+  # shape's rows), summed over the points.
+  jq -s '[.[] | [.benchmarks[] | select(.kopt.phases_s) | {shape: .kopt.shape, p: .kopt.phases_s}]
+          | unique_by(.shape)[] | .p] | {inputs: (map(.inputs) | add), checks: (map(.checks) | add),
+          timing: (map(.timing) | add), fresh_inputs: (map(.fresh_inputs) | add)}' \
+    "$out/$run-sweep"/*.bench.json > "$out/$run-phases.json"
+  echo "$run: benchmark phases $(jq -c . "$out/$run-phases.json")" | tee -a "$summary"
   "$kopt" select --manifest "$manifest" --variant "$variant" --sweep-dir "$out/$run-sweep" \
     --records-dir "$out/$run-records" --json > "$out/$run-selection.json" 2> "$out/$run-select.err"
   echo "$run: select exit $?" | tee -a "$summary"

@@ -160,7 +160,8 @@ class bench_run {
   // an outcome for each of their cases.
   void measure_shape_of(const bench_case& c);
   void fail(benchmark::State& state, const bench_case& c, const std::string& error,
-            std::optional<output_check_summary> output_check = std::nullopt);
+            std::optional<output_check_summary> output_check = std::nullopt,
+            std::optional<shape_phases> phases = std::nullopt);
 
   const kernel_spec& m_spec;
   const options& m_options;
@@ -178,10 +179,11 @@ class bench_run {
 };
 
 void bench_run::fail(benchmark::State& state, const bench_case& c, const std::string& error,
-                     std::optional<output_check_summary> output_check) {
+                     std::optional<output_check_summary> output_check, std::optional<shape_phases> phases) {
   state.SkipWithError(error.c_str());
   bench_row row = failed_row(m_spec, *c.m_impl, *c.m_shape, error);
   row.m_output_check = std::move(output_check);
+  row.m_phases = phases;
   m_rows[c.m_name].push_back(std::move(row));
   ++m_failures;
   m_failed.insert(c.m_name);
@@ -263,7 +265,7 @@ void bench_run::profile(benchmark::State& state, const bench_case& c) {
 
 void bench_run::report(benchmark::State& state, const bench_case& c, impl_outcome outcome) {
   if (outcome.m_error) {
-    fail(state, c, *outcome.m_error, outcome.m_output_check);
+    fail(state, c, *outcome.m_error, outcome.m_output_check, outcome.m_phases);
     return;
   }
   const sampler_settings settings = settings_from(m_spec.m_timing);
@@ -284,6 +286,7 @@ void bench_run::report(benchmark::State& state, const bench_case& c, impl_outcom
   bench_row row = timed_row(m_spec, *c.m_impl, *c.m_shape, m, r, settings.m_max_noise);
   row.m_rounds = std::move(outcome.m_rounds);
   row.m_output_check = std::move(outcome.m_output_check);
+  row.m_phases = outcome.m_phases;
   m_rows[c.m_name].push_back(std::move(row));
   m_overheads.push_back({c.m_name, m.m_harness_ns_per_sample, m.m_second_clock_cost_ns});
 }

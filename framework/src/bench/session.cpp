@@ -427,6 +427,14 @@ void shape_run::time_as_on_fresh_inputs() {
 }
 
 std::vector<impl_outcome> shape_run::run() {
+  shape_phases phases;
+  // Adds the wall time since the last call to `phase`.
+  auto last = std::chrono::steady_clock::now();
+  const auto lap = [&](double& phase) {
+    const auto now = std::chrono::steady_clock::now();
+    phase += std::chrono::duration<double>(now - last).count();
+    last = now;
+  };
   const std::optional<std::string> prepared = failure_of([&] {
     for (std::size_t k = 0; k < k_input_sets; ++k) {
       m_contents.push_back(make_content(bench_seed(m_spec, k)));
@@ -435,24 +443,31 @@ std::vector<impl_outcome> shape_run::run() {
     }
     m_device.synchronize("uploading the inputs of " + m_shape.m_text);
   });
+  lap(phases.m_inputs_s);
   if (prepared) {
     fail_all("preparing inputs: " + *prepared);
     for (impl_outcome& o : m_out) {
       output_check_summary& check = o.m_output_check.emplace();
       check.m_status = "fail";
       check.m_detail = *o.m_error;
+      o.m_phases = phases;
     }
     return m_out;
   }
   if (m_spec.m_backend == backend_kind::host) m_hooks = snapshot_hooks();
   check_all("before timing");
+  lap(phases.m_checks_s);
   sample_all();
+  lap(phases.m_timing_s);
   check_all("after the timed calls");
+  lap(phases.m_checks_s);
   fresh_content_check();
   time_as_on_fresh_inputs();
+  lap(phases.m_fresh_inputs_s);
 
   for (std::size_t i = 0; i < m_impls.size(); ++i) {
     impl_outcome& o = m_out[i];
+    o.m_phases = phases;
     output_check_summary& check = o.m_output_check.emplace();
     if (!m_spec.m_reference) {
       check.m_status = "unavailable";

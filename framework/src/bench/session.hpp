@@ -54,6 +54,7 @@ struct impl_outcome {
   measurement m_measurement;           // when no error
   std::optional<interleaved_rounds> m_rounds;            // kopt.rounds (none on error)
   std::optional<output_check_summary> m_output_check;  // kopt.output_check
+  std::optional<shape_phases> m_phases;                // kopt.phases_s: the shape's, shared by its rows
 };
 
 // Whether samples on fresh inputs show cached results: the reason, or "".

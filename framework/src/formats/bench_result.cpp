@@ -97,6 +97,15 @@ const std::vector<field_doc> k_row_fields = {
      "`clock_disagreement`, `throttled`, `noise_above_bound`, `launch_not_hidden`, `timed_on_fresh_inputs`"},
     {"rounds", "object | null", "the interleaved rounds this was sampled in"},
     {"output_check", "object | null", "the benchmark's own check of what it timed"},
+    {"phases_s", "object", "where this shape's benchmark spent its wall time, shared by its rows (the `phases_s` table); "
+                             "absent in profile rows and from a bench older than the field"},
+};
+
+const std::vector<field_doc> k_phases_fields = {
+    {"inputs", "number", "seconds making the input sets, their reference results, and uploading them"},
+    {"checks", "number", "seconds in the checked launches before and after the timed window"},
+    {"timing", "number", "seconds in the warm-up and the interleaved timed window"},
+    {"fresh_inputs", "number", "seconds in the fresh-content check: new inputs, their references, their samples"},
 };
 
 const std::vector<field_doc> k_output_check_fields = {
@@ -207,6 +216,20 @@ output_check_summary output_check_from_json(const json_reader& node) {
   return c;
 }
 
+json to_json(const shape_phases& p) {
+  return {{"inputs", p.m_inputs_s}, {"checks", p.m_checks_s}, {"timing", p.m_timing_s},
+          {"fresh_inputs", p.m_fresh_inputs_s}};
+}
+
+shape_phases shape_phases_from_json(const json_reader& node) {
+  shape_phases p;
+  p.m_inputs_s = node.at("inputs").as_non_negative();
+  p.m_checks_s = node.at("checks").as_non_negative();
+  p.m_timing_s = node.at("timing").as_non_negative();
+  p.m_fresh_inputs_s = node.at("fresh_inputs").as_non_negative();
+  return p;
+}
+
 json to_json(const interleaved_rounds& r) {
   return {{"order", r.m_order},
           {"block", r.m_block},
@@ -248,6 +271,7 @@ json to_json(const bench_row& row) {
   if (row.m_error) {
     j["error"] = *row.m_error;
     if (row.m_output_check) j["output_check"] = to_json(*row.m_output_check);
+    if (row.m_phases) j["phases_s"] = to_json(*row.m_phases);
     return j;
   }
   add_to_json(row.m_stats, j);
@@ -268,6 +292,7 @@ json to_json(const bench_row& row) {
   j["flags"] = row.m_flags;
   j["rounds"] = row.m_rounds ? to_json(*row.m_rounds) : json(nullptr);
   j["output_check"] = row.m_output_check ? to_json(*row.m_output_check) : json(nullptr);
+  if (row.m_phases) j["phases_s"] = to_json(*row.m_phases);
   return j;
 }
 
@@ -387,6 +412,7 @@ bench_row bench_row_from_json(const json_reader& k) {
     for (const auto& item : dims.raw().items()) row.m_dims.emplace_back(item.key(), dims.at(item.key()).as_integer());
   }
   if (k.has("output_check")) row.m_output_check = output_check_from_json(k.at("output_check"));
+  if (k.has("phases_s")) row.m_phases = shape_phases_from_json(k.at("phases_s"));
   if (k.has("error")) {
     row.m_error = k.at("error").as_string();
     return row;
@@ -490,6 +516,7 @@ std::vector<format_table> bench_tables() {
           {"kernelopt.bench: benchmarks[].kopt", k_row_fields},
           {"kernelopt.bench: benchmarks[].kopt.output_check", k_output_check_fields},
           {"kernelopt.bench: benchmarks[].kopt.rounds", k_rounds_fields},
+          {"kernelopt.bench: benchmarks[].kopt.phases_s", k_phases_fields},
           {"kernelopt.bench: timing (the engine's fields, after the settings)", k_engine_timing_fields},
           {"kernelopt.bench: overhead", k_overhead_fields}};
 }

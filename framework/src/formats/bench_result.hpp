@@ -80,6 +80,15 @@ struct interleaved_rounds {
   std::vector<double> m_medians_ns;   // each > 0
 };
 
+// Where one shape's benchmark spent its wall time, in seconds; shared by
+// the rows of the shape (docs/formats.md, `phases_s`).
+struct shape_phases {
+  double m_inputs_s = 0;        // input sets made, their reference results, uploaded
+  double m_checks_s = 0;        // checked launches before and after the timed window
+  double m_timing_s = 0;        // warm-up and the interleaved timed window
+  double m_fresh_inputs_s = 0;  // the fresh-content check (new inputs, their references, samples)
+};
+
 // One benchmark run's `kopt` object. A row is one of: timed (the timing
 // statistics and what goes with them), failed (m_error), or profiled
 // (--kopt_profile: one launch, no timing).
@@ -111,6 +120,7 @@ struct bench_row {
   std::optional<interleaved_rounds> m_rounds;
   // Timed and failed rows (none in a plain Google Benchmark file, or a bench older than the check):
   std::optional<output_check_summary> m_output_check;
+  std::optional<shape_phases> m_phases;  // none from a bench older than the field
 
   [[nodiscard]] bool timed() const { return !m_error && !m_profiled; }
 };

@@ -112,6 +112,16 @@ TEST(hostile_input, bench_times_noise_and_samples_are_checked) {
     EXPECT_EQ(message_of([&] { (void)read_bench(file); }), file.string() + ": " + row + bad.key + ": " + bad.what)
         << bad.key;
   }
+  // Where a shape's benchmark spent its time: each phase's seconds >= 0.
+  const fs::path phases = edited_bench(c, [](json& k) {
+    k["phases_s"] = {{"inputs", 0.5}, {"checks", -1}, {"timing", 1.0}, {"fresh_inputs", 0.0}};
+  });
+  EXPECT_EQ(message_of([&] { (void)read_bench(phases); }),
+            phases.string() + ": " + row + "phases_s/checks: must be >= 0, got -1");
+  const fs::path no_timing = edited_bench(c, [](json& k) {
+    k["phases_s"] = {{"inputs", 0.5}, {"checks", 1}, {"fresh_inputs", 0.0}};
+  });
+  EXPECT_EQ(message_of([&] { (void)read_bench(no_timing); }).rfind(no_timing.string() + ": " + row + "phases_s", 0), 0u);
   // 1e999 in the file: rejected at the field by the parser.
   write_text(c.path("overflow.json"),
              replace_all(read_text(c.path("bench/bench.v1.json")), "\"median_ns\": 43700.0", "\"median_ns\": 1e999"));
