@@ -14,7 +14,8 @@
 # v9, 26 points) unless FAMILY names another family.
 # Usage (repository root): tools/gpu/multi_gpu_sweep.sh BUILD_DIR OUT_DIR
 # Environment (defaults): FAMILY (gemm:v9), JOBS (16), RUNS ("one-gpu all-gpus"),
-#   KOPT (BUILD_DIR/framework/src/kopt/kopt).
+#   KOPT (BUILD_DIR/framework/src/kopt/kopt), SPEC (generated: the build is
+#   configured again with this KernelOpt_RESOURCE_SPEC; empty: left as it is).
 set -uo pipefail
 build=$(cd "$1" && pwd); out=$2
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -30,10 +31,13 @@ summary=$out/summary.txt
 now() { date +%s.%N; }
 since() { awk "BEGIN{printf \"%.1f\", $(now) - $1}"; }
 nvidia-smi --query-gpu=index,name,uuid,driver_version,pstate,clocks.sm,clocks.max.sm --format=csv > "$out/devices.txt" 2>&1
-cmake "$build" -DKernelOpt_RESOURCE_SPEC=generated > /dev/null
-echo "family $kernel/$variant: $points points; GPUs: $(nvidia-smi -L | wc -l); ctest -j $jobs" | tee "$summary"
+spec=${SPEC-generated}
+[[ -z $spec ]] || cmake "$build" -DKernelOpt_RESOURCE_SPEC="$spec" > /dev/null
+echo "family $kernel/$variant: $points points; GPUs: $(nvidia-smi -L 2>/dev/null | wc -l); ctest -j $jobs" | tee "$summary"
 
-# 1. The build, apart from the timing.
+# 1. The build, apart from the timing (from no results: finished points
+# would be up to date and not looked at).
+rm -rf "$sweep_dir"
 t0=$(now)
 "$kopt" sweep --manifest "$manifest" --variant "$variant" --build-only --jobs "$(nproc)" > "$out/build.log" 2>&1
 echo "build: exit $?, $(since "$t0") s ($(tail -1 "$out/build.log"))" | tee -a "$summary"
