@@ -288,9 +288,8 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
       r.m_bench = {};
       r.m_times.clear();
       save(r, dir);
-      if (r.m_build.m_status == "ok" && options.m_build_only) {
-        ++summary.m_built;
-      } else if (r.m_build.m_status == "ok") {
+      if (options.m_build_only) continue;
+      if (r.m_build.m_status == "ok") {
         run_correctness(m, p, r, dir);
         save(r, dir);
         if (r.m_correctness.m_status == "pass") {
@@ -298,7 +297,6 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
           save(r, dir);
         }
       }
-      if (options.m_build_only) continue;
       ++summary.m_run;
       if (r.usable()) ++summary.m_usable;
       if (r.skipped()) ++summary.m_skipped;
@@ -327,7 +325,7 @@ sweep_summary run_sweep(const manifest& m, const variant_decl& family, const swe
     const auto count = [&](const char* status) {
       return std::count_if(results.begin(), results.end(), [&](const point_result& r) { return r.m_build.m_status == status; });
     };
-    out << "sweep " << m.m_kernel << "/" << family.m_name << " (build only): " << summary.m_built << " built, "
+    out << "sweep " << m.m_kernel << "/" << family.m_name << " (build only): " << count("ok") << " built, "
         << count("failed") << " failed, " << count("skipped") << " not for this build's architectures, "
         << summary.m_current << " up to date, " << summary.m_not_started << " not started; "
         << format_seconds(seconds_since(start)) << "; results in " << dir.string() << "\n";

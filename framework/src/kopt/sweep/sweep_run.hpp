@@ -34,7 +34,6 @@ struct sweep_summary {
   int m_not_started = 0;  // left for a later run by the budget
   int m_usable = 0;      // of the points asked for, built, correct and timed
   int m_skipped = 0;     // run now, but correctness or bench skipped (no GPU)
-  int m_built = 0;       // --build-only: points whose build stage is ok
 };
 
 // The build's own report of one point: "" when the output names no
