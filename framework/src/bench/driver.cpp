@@ -26,6 +26,7 @@
 #include "core/version.hpp"
 #include "formats/ceilings.hpp"
 #include "harness/guarded.hpp"
+#include "harness/host_memory.hpp"
 #include "harness/inputs.hpp"
 
 namespace kopt::bench {
@@ -322,6 +323,7 @@ bench_header bench_run::header(const std::string& backend_name, const std::vecto
 }  // namespace
 
 int run_main(const kernel_spec& spec, const bench_context& context, int argc, char** argv) {
+  keep_freed_host_memory();  // before the first input set (harness/host_memory.hpp)
   options opts;
   try {
     const command_line line = take_options(argc, argv);

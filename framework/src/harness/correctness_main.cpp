@@ -21,6 +21,7 @@
 #include "core/version.hpp"
 #include "formats/correctness_result.hpp"
 #include "harness/backend.hpp"
+#include "harness/host_memory.hpp"
 #include "kernelopt/detail/mains.hpp"
 #include "harness/trial.hpp"
 #include "kernelopt/parallel.hpp"
@@ -264,6 +265,7 @@ bool listing_only(int argc, char** argv) {
 }  // namespace
 
 int run_correctness_main(const kernel_spec& spec, backend_factory make_device, int argc, char** argv) {
+  keep_freed_host_memory();  // before the first tensor (host_memory.hpp)
   options opts;
   try {
     const command_line line = take_options(argc, argv);

@@ -1,0 +1,26 @@
+// The host memory a harness process frees stays in the process.
+//
+// A trial allocates its tensors, the reference's results and the images it
+// loads and checks (for a 4096^3 gemm ~1 GB), and frees them when it ends;
+// a benchmark does the same for every input set and fresh content. glibc
+// returns each block over 32 MB to the kernel on free (mmap/munmap), so
+// the next trial faults every page in again, and the kernel zeroes it: on
+// an H200 machine that was 0.9 M page faults and 44 % of a gemm point's
+// correctness test, 30 % of its benchmark, and the part of both that grew
+// most when two points ran at once (docs/multi-gpu.md, "Host memory").
+// Called first in the correctness and benchmark mains, it has glibc take
+// every block from the heap and keep freed memory there (M_MMAP_MAX 0,
+// M_TRIM_THRESHOLD 2 GiB): the process's peak stays what its largest trial
+// needs, and later trials reuse pages already mapped.
+// NOTE: it changes where memory comes from, never what a buffer holds: the
+// harness initialises every buffer it hands a variant (guarded.cpp), so a
+// block that once held another trial's results is overwritten first.
+#pragma once
+
+namespace kopt {
+
+// Whether the allocator took the settings: false where it is not glibc's
+// (a sanitizer's allocator ignores mallopt), and then nothing changed.
+bool keep_freed_host_memory();
+
+}  // namespace kopt
