@@ -9,7 +9,9 @@
 # Needs the point built (`kopt sweep --build-only`).
 # Usage (repository root): tools/gpu/sweep_contention.sh BUILD_DIR OUT_DIR
 # Environment (defaults): KERNEL (gemm), POINT (v9_p9), COUNTS ("1 2 4",
-#   counts above the number of GPUs are left out), REPEAT (1).
+#   counts above the number of GPUs are left out), REPEAT (1), VISIBLE (one:
+#   each process sees its GPU alone, CUDA_VISIBLE_DEVICES=<g>; all: it sees
+#   every GPU and is given its own as CTest gives it, CTEST_RESOURCE_GROUP_0_GPUS).
 set -uo pipefail
 build=$(cd "$1" && pwd); out=$2
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -19,14 +21,18 @@ manifest=$(find "$build" -path "*/kernelopt/$kernel/manifest.json" -print -quit)
 test_exe=$(jq -r .executables.test "$manifest"); bench_exe=$(jq -r .executables.bench "$manifest")
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 nproc > "$out/cores.txt"
-python3 - "$out" "$kernel" "$point" "$test_exe" "$bench_exe" "$gpus" "$repeat" $counts <<'PY'
+VISIBLE=${VISIBLE:-one} python3 - "$out" "$kernel" "$point" "$test_exe" "$bench_exe" "$gpus" "$repeat" $counts <<'PY'
 import json, os, re, subprocess, sys, time
 out, kernel, point, test_exe, bench_exe = sys.argv[1:6]
 gpus, repeat = int(sys.argv[6]), int(sys.argv[7])
 counts = [int(c) for c in sys.argv[8:] if int(c) <= gpus]
 
 def launch(argv, gpu, log):
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES=str(gpu))
+    if os.environ["VISIBLE"] == "all":
+        env = dict(os.environ, CTEST_RESOURCE_GROUP_COUNT="1", CTEST_RESOURCE_GROUP_0="gpus",
+                   CTEST_RESOURCE_GROUP_0_GPUS=f"id:{gpu},slots:1")
+    else:
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=str(gpu))
     f = open(log, "w")
     p = subprocess.Popen(argv, env=env, stdout=f, stderr=subprocess.STDOUT)
     return p, f
