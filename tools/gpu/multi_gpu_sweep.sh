@@ -12,7 +12,7 @@
 # rule of docs/multi-gpu.md: per shape the same point, or each run's
 # champion on the other run's frontier (within the selection margin).
 # Needs a build configured with -DKernelOpt_EXAMPLE_SCALE_FAMILY=ON (gemm
-# v9, 26 points) unless FAMILY names another family.
+# v9, 28 points) unless FAMILY names another family.
 # Usage (repository root): tools/gpu/multi_gpu_sweep.sh BUILD_DIR OUT_DIR
 # Environment (defaults): FAMILY (gemm:v9), JOBS (16), RUNS ("one-gpu all-gpus"),
 #   KOPT (BUILD_DIR/framework/src/kopt/kopt), SPEC (generated: the build is
