@@ -1,6 +1,9 @@
 #include "harness/guarded.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -8,12 +11,55 @@
 #include "kernelopt/parallel.hpp"
 
 namespace kopt {
+namespace {
+
+// Whole-tensor byte passes (copy, poison, compare), split over
+// parallel_threads() in chunks of this many bytes: one thread moves ~10
+// GB/s, and each trial makes several such passes over every tensor (a
+// 4096^3 gemm's are 128 MB each; docs/multi-gpu.md, "Host memory"). A
+// tensor under one chunk is one pass on the calling thread.
+constexpr std::size_t k_byte_chunk = std::size_t{4} << 20;
+
+// A buffer the caller overwrites whole (a download, an image it fills):
+// no zeroing pass first, as std::vector's resize would make.
+std::unique_ptr<unsigned char[]> uninitialized_bytes(std::size_t bytes) {
+  return std::unique_ptr<unsigned char[]>(new unsigned char[std::max<std::size_t>(bytes, 1)]);
+}
+
+void parallel_copy(unsigned char* to, const unsigned char* from, std::size_t bytes) {
+  parallel_chunks(bytes, k_byte_chunk,
+                  [&](std::size_t, std::size_t begin, std::size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
+}
+
+bool parallel_equal(const unsigned char* a, const unsigned char* b, std::size_t bytes) {
+  std::atomic<bool> equal{true};
+  parallel_chunks(bytes, k_byte_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+    if (equal.load(std::memory_order_relaxed) && std::memcmp(a + begin, b + begin, end - begin) != 0) {
+      equal.store(false, std::memory_order_relaxed);
+    }
+  });
+  return equal.load();
+}
+
+void parallel_poison(dtype t, unsigned char* data, std::size_t count) {
+  const std::size_t size = size_of(t);
+  parallel_chunks(count, k_byte_chunk / size, [&](std::size_t, std::size_t begin, std::size_t end) {
+    poison(t, data + begin * size, end - begin);
+  });
+}
+
+}  // namespace
 
 expected_outputs run_reference(const kernel_spec& spec, const impl_spec& reference, const shape_spec& shape,
                                const host_tensors& tensors, backend& ref_backend) {
   const std::size_t n = spec.m_args.size();
   expected_outputs expected(n);
-  std::vector<std::vector<unsigned char>> staging(n);
+  // Only an f64 reference needs its own copy of the inputs (upcast); any
+  // other is given the tensors as they are (outputs as make_inputs left
+  // them: zero), and its outputs come back into `results`.
+  std::vector<std::vector<unsigned char>> upcast(n);
+  std::vector<const unsigned char*> sources(n);
+  std::vector<std::size_t> sizes(n);
   std::vector<device_buffer> buffers;
   std::vector<void*> pointers(n);
   buffers.reserve(n);
@@ -22,19 +68,22 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
     const arg_spec& arg = spec.m_args[i];
     const std::size_t count = element_count(spec, arg, shape);
     if (reference.m_f64 && is_floating(arg.m_dtype)) {
-      staging[i].resize(count * sizeof(double));
+      upcast[i].resize(count * sizeof(double));
       if (arg.m_dir != arg_dir::out) {
-        unsigned char* to = staging[i].data();
+        unsigned char* to = upcast[i].data();
         const unsigned char* from = tensors.m_data[i].data();
         parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
           for (std::size_t e = begin; e < end; ++e) store_element(dtype::f64, to, e, load_element(arg.m_dtype, from, e));
         });
       }
+      sources[i] = upcast[i].data();
+      sizes[i] = upcast[i].size();
     } else {
-      staging[i] = tensors.m_data[i];
+      sources[i] = tensors.m_data[i].data();
+      sizes[i] = tensors.m_data[i].size();
     }
-    buffers.emplace_back(ref_backend, std::max<std::size_t>(staging[i].size(), 1));
-    if (!staging[i].empty()) ref_backend.copy_to_device(buffers.back().get(), staging[i].data(), staging[i].size());
+    buffers.emplace_back(ref_backend, std::max<std::size_t>(sizes[i], 1));
+    if (sizes[i] > 0) ref_backend.copy_to_device(buffers.back().get(), sources[i], sizes[i]);
     pointers[i] = buffers.back().get();
   }
   if (reference.m_invoke == nullptr) throw std::runtime_error("the reference: " + not_loaded(reference));
@@ -44,11 +93,12 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
   for (std::size_t i = 0; i < n; ++i) {
     const arg_spec& arg = spec.m_args[i];
     if (arg.m_dir == arg_dir::in) continue;
-    ref_backend.copy_to_host(staging[i].data(), buffers[i].get(), staging[i].size());
+    const std::unique_ptr<unsigned char[]> results = uninitialized_bytes(sizes[i]);
+    ref_backend.copy_to_host(results.get(), buffers[i].get(), sizes[i]);
     const dtype stored = reference.m_f64 && is_floating(arg.m_dtype) ? dtype::f64 : arg.m_dtype;
-    const std::size_t count = staging[i].size() / size_of(stored);
+    const std::size_t count = sizes[i] / size_of(stored);
     expected[i].resize(count);
-    const unsigned char* from = staging[i].data();
+    const unsigned char* from = results.get();
     double* to = expected[i].data();
     parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
       for (std::size_t e = begin; e < end; ++e) to[e] = load_element(stored, from, e);
@@ -100,18 +150,20 @@ guarded_tensors::guarded_tensors(const kernel_spec& spec, const shape_spec& shap
 }
 
 void guarded_tensors::load(const host_tensors& tensors) {
-  std::vector<unsigned char> image;
   for (std::size_t i = 0; i < m_buffers.size(); ++i) {
     const arg_spec& arg = m_spec.m_args[i];
     const std::size_t bytes = m_bytes[i];
-    image.assign(bytes + 2 * k_guard_bytes, k_canary_byte);
-    unsigned char* payload = image.data() + k_guard_bytes;
+    // Every byte of the image is written: the guards, then the payload.
+    const std::unique_ptr<unsigned char[]> image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
+    std::memset(image.get(), k_canary_byte, k_guard_bytes);
+    std::memset(image.get() + k_guard_bytes + bytes, k_canary_byte, k_guard_bytes);
+    unsigned char* payload = image.get() + k_guard_bytes;
     if (arg.m_dir == arg_dir::out) {
-      poison(arg.m_dtype, payload, bytes / size_of(arg.m_dtype));
+      parallel_poison(arg.m_dtype, payload, bytes / size_of(arg.m_dtype));
     } else if (bytes > 0) {
-      std::memcpy(payload, tensors.m_data[i].data(), bytes);
+      parallel_copy(payload, tensors.m_data[i].data(), bytes);
     }
-    m_device.copy_to_device(m_buffers[i].get(), image.data(), image.size());
+    m_device.copy_to_device(m_buffers[i].get(), image.get(), bytes + 2 * k_guard_bytes);
   }
 }
 
@@ -141,32 +193,30 @@ void guarded_tensors::upload_outputs(const std::vector<std::vector<unsigned char
 
 std::vector<std::string> guarded_tensors::modified_inputs(const host_tensors& tensors) {
   std::vector<std::string> modified;
-  std::vector<unsigned char> payload;
   for (std::size_t i = 0; i < m_buffers.size(); ++i) {
     if (m_spec.m_args[i].m_dir != arg_dir::in || m_bytes[i] == 0) continue;
-    payload.resize(m_bytes[i]);
-    m_device.copy_to_host(payload.data(), m_pointers[i], m_bytes[i]);
-    if (std::memcmp(payload.data(), tensors.m_data[i].data(), m_bytes[i]) != 0) modified.push_back(m_spec.m_args[i].m_name);
+    const std::unique_ptr<unsigned char[]> payload = uninitialized_bytes(m_bytes[i]);
+    m_device.copy_to_host(payload.get(), m_pointers[i], m_bytes[i]);
+    if (!parallel_equal(payload.get(), tensors.m_data[i].data(), m_bytes[i])) modified.push_back(m_spec.m_args[i].m_name);
   }
   return modified;
 }
 
 run_check guarded_tensors::check(const host_tensors& tensors, const expected_outputs& expected) {
   run_check result;
-  std::vector<unsigned char> image;
   for (std::size_t i = 0; i < m_buffers.size(); ++i) {
     const arg_spec& arg = m_spec.m_args[i];
     const std::size_t bytes = m_bytes[i];
-    image.resize(bytes + 2 * k_guard_bytes);
-    m_device.copy_to_host(image.data(), m_buffers[i].get(), image.size());
-    const unsigned char* payload = image.data() + k_guard_bytes;
+    const std::unique_ptr<unsigned char[]> image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
+    m_device.copy_to_host(image.get(), m_buffers[i].get(), bytes + 2 * k_guard_bytes);
+    const unsigned char* payload = image.get() + k_guard_bytes;
     if (arg.m_dir == arg_dir::in) {
-      if (bytes > 0 && std::memcmp(payload, tensors.m_data[i].data(), bytes) != 0) {
+      if (bytes > 0 && !parallel_equal(payload, tensors.m_data[i].data(), bytes)) {
         result.m_modified_inputs.push_back(arg.m_name);
       }
       continue;
     }
-    result.m_outputs.push_back(compare_output(arg, tolerance_for(m_spec, arg), image.data(),
+    result.m_outputs.push_back(compare_output(arg, tolerance_for(m_spec, arg), image.get(),
                                               bytes / size_of(arg.m_dtype), expected[i],
                                               extents(m_spec, arg, m_shape), arg.m_dir == arg_dir::out));
   }
