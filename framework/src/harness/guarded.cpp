@@ -58,7 +58,6 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
   // other is given the tensors as they are (outputs as make_inputs left
   // them: zero), and its outputs come back into `results`.
   std::vector<std::vector<unsigned char>> upcast(n);
-  std::vector<const unsigned char*> sources(n);
   std::vector<std::size_t> sizes(n);
   std::vector<device_buffer> buffers;
   std::vector<void*> pointers(n);
@@ -76,14 +75,11 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
           for (std::size_t e = begin; e < end; ++e) store_element(dtype::f64, to, e, load_element(arg.m_dtype, from, e));
         });
       }
-      sources[i] = upcast[i].data();
-      sizes[i] = upcast[i].size();
-    } else {
-      sources[i] = tensors.m_data[i].data();
-      sizes[i] = tensors.m_data[i].size();
     }
+    const std::vector<unsigned char>& source = upcast[i].empty() ? tensors.m_data[i] : upcast[i];
+    sizes[i] = source.size();
     buffers.emplace_back(ref_backend, std::max<std::size_t>(sizes[i], 1));
-    if (sizes[i] > 0) ref_backend.copy_to_device(buffers.back().get(), sources[i], sizes[i]);
+    if (sizes[i] > 0) ref_backend.copy_to_device(buffers.back().get(), source.data(), sizes[i]);
     pointers[i] = buffers.back().get();
   }
   if (reference.m_invoke == nullptr) throw std::runtime_error("the reference: " + not_loaded(reference));

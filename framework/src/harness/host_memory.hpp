@@ -10,8 +10,8 @@
 // most when two points ran at once (docs/multi-gpu.md, "Host memory").
 // Called first in the correctness and benchmark mains, it has glibc take
 // every block from the heap and keep freed memory there (M_MMAP_MAX 0,
-// M_TRIM_THRESHOLD -1: never trimmed): the process's peak stays what its largest trial
-// needs, and later trials reuse pages already mapped.
+// M_TRIM_THRESHOLD -1: never trimmed): the process's peak stays what its
+// largest trial needs, and later trials reuse pages already mapped.
 // NOTE: it changes where memory comes from, never what a buffer holds: the
 // harness initialises every buffer it hands a variant (guarded.cpp), so a
 // block that once held another trial's results is overwritten first.
