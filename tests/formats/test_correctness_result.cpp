@@ -46,6 +46,7 @@ correctness_result example() {
   o.m_first_mismatch = first_mismatch{5, {0, 5}, std::nullopt, 0.25};
   o.m_passed = false;
   t.m_outputs = {o};
+  t.m_phases = trial_phases{0.25, 1.5, 0.125, 0.0625, 0.5};
   r.m_trials = {t};
   return r;
 }
@@ -58,6 +59,8 @@ TEST(correctness_result, written_and_read_back) {
   const correctness_result back = correctness_result_from_json(json_reader(doc, "c.json"));
   EXPECT_EQ(to_json(back), doc);
   EXPECT_EQ(back.m_trials[0].m_outputs[0].m_first_mismatch->m_index, (std::vector<std::int64_t>{0, 5}));
+  ASSERT_TRUE(back.m_trials[0].m_phases);
+  EXPECT_EQ(back.m_trials[0].m_phases->m_reference_s, 1.5);
 }
 
 TEST(correctness_result, committed_files_round_trip) {
@@ -89,6 +92,14 @@ TEST(correctness_result, statuses_and_counts_are_checked) {
   doc["trials"][0]["outputs"][0].erase("canary");
   EXPECT_EQ(message_of([&] { (void)correctness_result_from_json(json_reader(doc, "c.json")); }),
             "c.json: /trials/0/outputs/0/canary: missing");
+  doc = to_json(example());
+  doc["trials"][0]["phases_s"]["check"] = -0.5;
+  EXPECT_EQ(message_of([&] { (void)correctness_result_from_json(json_reader(doc, "c.json")); }),
+            "c.json: /trials/0/phases_s/check: must be >= 0, got -0.5");
+  doc = to_json(example());
+  doc["trials"][0]["phases_s"].erase("load");
+  EXPECT_EQ(message_of([&] { (void)correctness_result_from_json(json_reader(doc, "c.json")); }),
+            "c.json: /trials/0/phases_s/load: missing");
   doc = to_json(example());
   doc["schema_version"] = 2;
   EXPECT_EQ(message_of([&] { (void)correctness_result_from_json(json_reader(doc, "c.json")); }),

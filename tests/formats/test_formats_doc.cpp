@@ -260,10 +260,12 @@ TEST(doc_tables, correctness_result_writes_its_declared_fields) {
   output_result o;
   o.m_first_mismatch.emplace();
   t.m_outputs = {o};
+  t.m_phases.emplace();
   r.m_trials = {t};
   const json doc = to_json(r);
   EXPECT_EQ(keys_of({doc}), declared({"kernelopt.correctness"}));
   EXPECT_EQ(keys_of({doc["trials"][0]}), declared({"kernelopt.correctness: trials[]"}));
+  EXPECT_EQ(keys_of({doc["trials"][0]["phases_s"]}), declared({"kernelopt.correctness: trials[].phases_s"}));
   EXPECT_EQ(keys_of({doc["trials"][0]["outputs"][0]}), declared({"kernelopt.correctness: trials[].outputs[]"}));
   EXPECT_EQ(keys_of({doc["trials"][0]["outputs"][0]["first_mismatch"]}),
             declared({"kernelopt.correctness: trials[].outputs[].first_mismatch"}));

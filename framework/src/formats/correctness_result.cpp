@@ -31,6 +31,16 @@ const std::vector<field_doc> k_trial_fields = {
     {"error", "string | null", "the run itself failed (a CUDA error after the launch, an exception)"},
     {"modified_inputs", "array", "`in` arguments the variant wrote to (a failure)"},
     {"outputs", "array", "one per output argument"},
+    {"phases_s", "object", "where the trial spent its wall time (the `phases_s` table); absent from a test older "
+     "than the field"},
+};
+
+const std::vector<field_doc> k_phases_fields = {
+    {"inputs", "number", "seconds making the inputs for the shape and seed"},
+    {"reference", "number", "seconds getting the reference's outputs (staging, upload, run, download)"},
+    {"load", "number", "seconds building the guarded images (payload, poison, canaries) and uploading them"},
+    {"run", "number", "seconds in the variant's launch and the wait for it"},
+    {"check", "number", "seconds downloading and comparing the outputs and checking the inputs and canaries"},
 };
 
 const std::vector<field_doc> k_output_fields = {
@@ -112,15 +122,35 @@ output_result output_from_json(const json_reader& node) {
   return o;
 }
 
+json to_json(const trial_phases& p) {
+  return {{"inputs", p.m_inputs_s},
+          {"reference", p.m_reference_s},
+          {"load", p.m_load_s},
+          {"run", p.m_run_s},
+          {"check", p.m_check_s}};
+}
+
+trial_phases phases_from_json(const json_reader& node) {
+  trial_phases p;
+  p.m_inputs_s = node.at("inputs").as_non_negative();
+  p.m_reference_s = node.at("reference").as_non_negative();
+  p.m_load_s = node.at("load").as_non_negative();
+  p.m_run_s = node.at("run").as_non_negative();
+  p.m_check_s = node.at("check").as_non_negative();
+  return p;
+}
+
 json to_json(const trial_record& t) {
   json outputs = json::array();
   for (const output_result& o : t.m_outputs) outputs.push_back(to_json(o));
-  return {{"shape", t.m_shape},
-          {"seed", t.m_seed},
-          {"status", t.m_status},
-          {"error", t.m_error ? json(*t.m_error) : json(nullptr)},
-          {"modified_inputs", t.m_modified_inputs},
-          {"outputs", outputs}};
+  json doc = {{"shape", t.m_shape},
+              {"seed", t.m_seed},
+              {"status", t.m_status},
+              {"error", t.m_error ? json(*t.m_error) : json(nullptr)},
+              {"modified_inputs", t.m_modified_inputs},
+              {"outputs", outputs}};
+  if (t.m_phases) doc["phases_s"] = to_json(*t.m_phases);
+  return doc;
 }
 
 trial_record trial_from_json(const json_reader& node) {
@@ -138,6 +168,7 @@ trial_record trial_from_json(const json_reader& node) {
   }
   const json_reader outputs = node.at("outputs");
   for (std::size_t i = 0; i < outputs.size(); ++i) t.m_outputs.push_back(output_from_json(outputs.at(i)));
+  if (node.has("phases_s")) t.m_phases = phases_from_json(node.at("phases_s"));
   return t;
 }
 
@@ -211,6 +242,7 @@ correctness_result correctness_result_from_json(const json_reader& root) {
 std::vector<format_table> correctness_tables() {
   return {{"kernelopt.correctness", k_file_fields},
           {"kernelopt.correctness: trials[]", k_trial_fields},
+          {"kernelopt.correctness: trials[].phases_s", k_phases_fields},
           {"kernelopt.correctness: trials[].outputs[]", k_output_fields},
           {"kernelopt.correctness: trials[].outputs[].first_mismatch", k_mismatch_fields}};
 }

@@ -52,6 +52,17 @@ struct output_result {
   bool m_passed = true;  // this output's verdict (absent in a file: true)
 };
 
+// Where one trial spent its wall time, in seconds (docs/formats.md,
+// `trials[].phases_s`): the host work around the run is most of a
+// correctness test's time, and this says which part.
+struct trial_phases {
+  double m_inputs_s = 0;     // the inputs made for (shape, seed)
+  double m_reference_s = 0;  // the reference's outputs (staging, upload, run, download)
+  double m_load_s = 0;       // guarded images built and uploaded
+  double m_run_s = 0;        // the launch and the wait for it
+  double m_check_s = 0;      // outputs downloaded and compared, inputs and canaries checked
+};
+
 struct trial_record {
   std::string m_shape;
   std::int64_t m_seed = 0;
@@ -59,6 +70,7 @@ struct trial_record {
   std::optional<std::string> m_error;   // the run itself failed (a CUDA error, an exception)
   std::vector<std::string> m_modified_inputs;  // `in` arguments the variant wrote to
   std::vector<output_result> m_outputs;
+  std::optional<trial_phases> m_phases;  // none from a test older than the field
 };
 
 struct correctness_result {
@@ -81,7 +93,7 @@ struct correctness_result {
 // Throws format_error naming the file and the JSON path.
 [[nodiscard]] correctness_result correctness_result_from_json(const json_reader& root);
 
-// Tables: the document, a trial, an output, first_mismatch.
+// Tables: the document, a trial, its phases, an output, first_mismatch.
 [[nodiscard]] std::vector<format_table> correctness_tables();
 
 }  // namespace kopt

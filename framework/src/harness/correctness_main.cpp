@@ -125,6 +125,7 @@ trial_record to_record(const trial_result& trial) {
   t.m_status = trial.passed() ? "pass" : "fail";
   t.m_error = trial.m_error;
   t.m_modified_inputs = trial.m_modified_inputs;
+  t.m_phases = trial.m_phases;
   for (const output_check& out : trial.m_outputs) {
     output_result o;
     o.m_arg = out.m_arg;
@@ -239,6 +240,10 @@ class trial_test : public ::testing::Test {
                   static_cast<unsigned long long>(m_seed), out.m_arg.c_str(), out.m_max_abs,
                   out.m_max_rel, out.m_rel_l2, out.m_mismatches);
     }
+    const trial_phases& p = trial.m_phases;
+    std::printf("  %s %s seed %llu: phases_s inputs %.3f, reference %.3f, load %.3f, run %.3f, check %.3f\n",
+                m_variant.m_name.c_str(), m_shape.m_text.c_str(), static_cast<unsigned long long>(m_seed),
+                p.m_inputs_s, p.m_reference_s, p.m_load_s, p.m_run_s, p.m_check_s);
     m_state.add(m_variant, std::move(trial));
     EXPECT_TRUE(passed) << m_spec.m_name << "/" << m_variant.m_name << " on " << m_shape.m_text
                         << ", seed " << m_seed << ":\n"

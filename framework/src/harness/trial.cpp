@@ -1,5 +1,6 @@
 #include "harness/trial.hpp"
 
+#include <chrono>
 #include <sstream>
 #include <stdexcept>
 
@@ -7,6 +8,23 @@
 #include "harness/inputs.hpp"
 
 namespace kopt {
+namespace {
+
+// Seconds since the last call (the first: since construction).
+class phase_clock {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - m_last).count();
+    m_last = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point m_last = std::chrono::steady_clock::now();
+};
+
+}  // namespace
 
 bool trial_result::passed() const {
   if (m_error || !m_modified_inputs.empty()) return false;
@@ -31,20 +49,26 @@ trial_result run_trial(const kernel_spec& spec, const impl_spec& variant, const 
   trial_result result;
   result.m_shape = shape.m_text;
   result.m_seed = seed;
+  phase_clock clock;
   try {
     const host_tensors tensors = make_inputs(spec, shape, seed);
+    result.m_phases.m_inputs_s = clock.lap();
     backend& ref_backend = spec.m_reference->m_backend == backend_kind::host ? host : device;
     const expected_outputs expected = run_reference(spec, *spec.m_reference, shape, tensors, ref_backend);
+    result.m_phases.m_reference_s = clock.lap();
 
     if (variant.m_invoke == nullptr) throw std::runtime_error(not_loaded(variant));
     guarded_tensors guarded(spec, shape, device);
     guarded.load(tensors);
+    result.m_phases.m_load_s = clock.lap();
     variant.m_invoke(guarded.pointers(), shape.m_dims.data(), device.stream());
     device.synchronize("running " + variant.m_name + " (" + variant.m_entry + ") on " + shape.m_text +
                        ", seed " + std::to_string(seed));
+    result.m_phases.m_run_s = clock.lap();
     run_check check = guarded.check(tensors, expected);
     result.m_outputs = std::move(check.m_outputs);
     result.m_modified_inputs = std::move(check.m_modified_inputs);
+    result.m_phases.m_check_s = clock.lap();
   } catch (const std::exception& error) {
     result.m_error = error.what();
   } catch (...) {

@@ -9,6 +9,7 @@
 
 #include "harness/backend.hpp"
 #include "harness/compare.hpp"
+#include "formats/correctness_result.hpp"
 #include "harness/guarded.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
@@ -20,6 +21,7 @@ struct trial_result {
   std::optional<std::string> m_error;      // the run itself failed (CUDA error, exception)
   std::vector<output_check> m_outputs;
   std::vector<std::string> m_modified_inputs;  // `in` tensors the variant wrote to
+  trial_phases m_phases;                       // wall time per step, up to where it stopped
 
   [[nodiscard]] bool passed() const;
   [[nodiscard]] std::string diagnosis() const;  // empty when passed
