@@ -30,7 +30,7 @@ TEST(compare, allclose_semantics_and_rel_l2) {
   for (int i = 0; i < 4; ++i) g.data()[i] = static_cast<float>(expected[static_cast<std::size_t>(i)]);
   g.data()[2] = 100.0f + 0.009f;  // within atol + rtol*|ref| = 1e-4 + 1e-2
   const kopt::tolerance_spec tol = kopt::default_tolerance(kopt::dtype::f32);
-  const kopt::output_check c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 4, expected, {4}, true);
+  const kopt::output_check c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 4, expected.data(), {4}, true);
   EXPECT_TRUE(c.passed()) << c.diagnosis();
   EXPECT_NEAR(c.m_max_abs, 0.009, 1e-5);
   EXPECT_GT(c.m_rel_l2, 0.0);
@@ -42,7 +42,7 @@ TEST(compare, nan_never_passes_and_first_mismatch_is_reported) {
   for (int i = 0; i < 6; ++i) g.data()[i] = 1.0f;
   g.data()[4] = std::nanf("");
   const kopt::output_check c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32),
-                                                    g.m_bytes.data(), 6, expected, {2, 3}, true);
+                                                    g.m_bytes.data(), 6, expected.data(), {2, 3}, true);
   EXPECT_FALSE(c.passed());
   EXPECT_EQ(c.m_nonfinite, 1u);
   ASSERT_TRUE(c.m_first_mismatch);
@@ -55,7 +55,7 @@ TEST(compare, poison_left_behind_is_reported_as_unwritten) {
   for (int i = 0; i < 5; ++i) g.data()[i] = 1.0f;
   const std::vector<double> expected(8, 1.0);
   const kopt::output_check c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32),
-                                                    g.m_bytes.data(), 8, expected, {8}, true);
+                                                    g.m_bytes.data(), 8, expected.data(), {8}, true);
   EXPECT_EQ(c.m_unwritten, 3u);
   EXPECT_NE(c.diagnosis().find("3 elements never written"), std::string::npos) << c.diagnosis();
 }
@@ -65,14 +65,14 @@ TEST(compare, guard_overwrites_are_caught_on_both_sides) {
   const std::vector<double> expected(4, 2.0);
   for (int i = 0; i < 5; ++i) after.data()[i] = 2.0f;  // one past the end
   auto c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32), after.m_bytes.data(), 4,
-                                expected, {4}, true);
+                                expected.data(), {4}, true);
   EXPECT_EQ(c.m_canary, "overwritten after output (0 bytes past its end)");
   EXPECT_FALSE(c.passed());
 
   guarded before(4);
   for (int i = -1; i < 4; ++i) before.data()[i] = 2.0f;  // one before the start
   c = kopt::compare_output(out_f32(), kopt::default_tolerance(kopt::dtype::f32), before.m_bytes.data(), 4,
-                           expected, {4}, true);
+                           expected.data(), {4}, true);
   EXPECT_EQ(c.m_canary, "overwritten before output (4 bytes before its start)");
 }
 
@@ -84,7 +84,7 @@ TEST(compare, max_rel_l2_bound_fails_a_uniformly_degraded_result) {
     g.data()[i] = static_cast<float>((1.0 + i) * (1 + 5e-5));  // within rtol everywhere
   }
   kopt::tolerance_spec tol{1e-4, 0, 1e-5, "TOLERANCE"};
-  const auto c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 100, expected, {100}, true);
+  const auto c = kopt::compare_output(out_f32(), tol, g.m_bytes.data(), 100, expected.data(), {100}, true);
   EXPECT_EQ(c.m_mismatches, 0u);
   EXPECT_FALSE(c.passed());
   EXPECT_NE(c.diagnosis().find("exceeds MAX_REL_L2"), std::string::npos);
@@ -120,7 +120,7 @@ TEST(compare, zeros_below_atol_fail_the_default_rel_l2_bound) {
   const std::vector<double> expected = small_outputs(n);
   for (std::size_t i = 0; i < n; ++i) g.data()[i] = 0.0f;
   const kopt::output_check c =
-      kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {256}, true);
+      kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected.data(), {256}, true);
   EXPECT_EQ(c.m_mismatches, 0u);
   EXPECT_FALSE(c.passed());
   EXPECT_NE(c.diagnosis().find("rel-L2 1 exceeds MAX_REL_L2 0.01 (the default for f32 where TOLERANCE sets none"),
@@ -128,7 +128,7 @@ TEST(compare, zeros_below_atol_fail_the_default_rel_l2_bound) {
       << c.diagnosis();
   // The same output close to the reference passes.
   for (std::size_t i = 0; i < n; ++i) g.data()[i] = static_cast<float>(expected[i]);
-  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {256}, true)
+  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected.data(), {256}, true)
                   .passed());
 }
 
@@ -139,11 +139,11 @@ TEST(compare, the_default_rel_l2_bound_does_not_apply_to_an_all_zero_reference) 
   guarded g(n);
   const std::vector<double> expected(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) g.data()[i] = 5e-5f;  // within ATOL; absolute L2 ~0.016
-  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected, {100000}, true)
+  EXPECT_TRUE(kopt::compare_output(out_f32(), f32_with_default_l2(), g.m_bytes.data(), n, expected.data(), {100000}, true)
                   .passed());
   kopt::tolerance_spec declared = kopt::default_tolerance(kopt::dtype::f32);
   declared.m_max_rel_l2 = 1e-2;
-  EXPECT_FALSE(kopt::compare_output(out_f32(), declared, g.m_bytes.data(), n, expected, {100000}, true).passed());
+  EXPECT_FALSE(kopt::compare_output(out_f32(), declared, g.m_bytes.data(), n, expected.data(), {100000}, true).passed());
 }
 
 // tolerance_for: the default bound per floating dtype unless TOLERANCE

@@ -5,12 +5,17 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>  // __GLIBC__
+#include <cstdint>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "harness/host_memory.hpp"
+#include "harness/tensor_memory.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define KOPT_TEST_UNDER_ASAN
@@ -61,6 +66,74 @@ TEST(HostMemory, AFreedBlockIsReusedWithoutFaultingItsPagesAgain) {
   const long kept = faults_of_a_second_block();
   EXPECT_LT(kept, fresh / 8) << "a fresh block faulted " << fresh << " pages in; after keep_freed_host_memory() the "
                              << "same block faulted " << kept;
+}
+
+// One trial's tensors through tensor_memory: three blocks written whole and
+// released, with small allocations made in between that outlive the trial
+// (results, messages), as a correctness test's trials do. Returns the page
+// faults and the blocks' addresses.
+struct trial_memory {
+  long m_faults = 0;
+  std::vector<std::uintptr_t> m_blocks;
+};
+
+trial_memory one_trial(std::vector<std::unique_ptr<std::string>>& outlive) {
+  trial_memory result;
+  const long before = minor_faults();
+  {
+    std::vector<tensor_bytes> tensors;
+    for (const std::size_t mb : {64, 128, 64}) {
+      tensors.emplace_back(std::size_t{mb} << 20);
+      std::memset(tensors.back().data(), 3, tensors.back().size());
+      result.m_blocks.push_back(reinterpret_cast<std::uintptr_t>(tensors.back().data()));
+      outlive.push_back(std::make_unique<std::string>(200, 'x'));
+    }
+  }
+  result.m_faults = minor_faults() - before;
+  return result;
+}
+
+TEST(TensorMemory, EveryBlockIsAlignedAsDeviceMemory) {
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{4096} + 3, std::size_t{40} << 20}) {
+    void* block = allocate_tensor_memory(bytes);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block) % k_device_alignment, 0u) << bytes << " bytes";
+    std::memset(block, 1, bytes);
+    release_tensor_memory(block);
+  }
+  release_tensor_memory(nullptr);
+}
+
+TEST(TensorMemory, ATrialsBlocksAreHandedOutAgainWhateverOutlivesThem) {
+#if defined(KOPT_TEST_UNDER_ASAN)
+  GTEST_SKIP() << "under AddressSanitizer every block comes from operator new (a use after release is caught)";
+#else
+  std::vector<std::unique_ptr<std::string>> outlive;
+  const trial_memory first = one_trial(outlive);
+  const trial_memory second = one_trial(outlive);
+  const long pages = static_cast<long>((std::size_t{256} << 20) / 4096);
+  EXPECT_LT(second.m_faults, pages / 8) << "the first trial faulted " << first.m_faults << " pages in, the second "
+                                        << second.m_faults;
+  std::vector<std::uintptr_t> a = first.m_blocks;
+  std::vector<std::uintptr_t> b = second.m_blocks;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b) << "the second trial's blocks are the first's";
+#endif
+}
+
+TEST(TensorMemory, ASmallRequestDoesNotTakeAKeptBlockMoreThanTwiceItsSize) {
+#if defined(KOPT_TEST_UNDER_ASAN)
+  GTEST_SKIP() << "under AddressSanitizer every block comes from operator new";
+#else
+  void* large = allocate_tensor_memory(std::size_t{256} << 20);
+  release_tensor_memory(large);
+  void* small = allocate_tensor_memory(std::size_t{32} << 20);
+  EXPECT_NE(small, large);
+  void* fits = allocate_tensor_memory(std::size_t{200} << 20);
+  EXPECT_EQ(fits, large) << "a request the kept block holds, within twice, takes it";
+  release_tensor_memory(small);
+  release_tensor_memory(fits);
+#endif
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "core/json_io.hpp"
 #include "formats/gpu.hpp"
+#include "harness/tensor_memory.hpp"  // k_device_alignment
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {

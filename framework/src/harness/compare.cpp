@@ -104,7 +104,7 @@ std::vector<std::int64_t> unflatten(std::size_t flat, const std::vector<std::int
 
 output_check compare_output(const arg_spec& arg, const tolerance_spec& tolerance,
                             const unsigned char* guarded, std::size_t count,
-                            const std::vector<double>& expected,
+                            const double* expected,
                             const std::vector<std::int64_t>& extents, bool check_unwritten) {
   output_check check;
   check.m_arg = arg.m_name;

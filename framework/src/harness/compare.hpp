@@ -61,10 +61,11 @@ struct output_check {
 };
 
 // `guarded` holds k_guard_bytes, then `count` elements, then k_guard_bytes.
-// `check_unwritten` is false for inout tensors (they start from data).
+// `expected` holds `count` values. `check_unwritten` is false for inout
+// tensors (they start from data).
 [[nodiscard]] output_check compare_output(const arg_spec& arg, const tolerance_spec& tolerance,
                                           const unsigned char* guarded, std::size_t count,
-                                          const std::vector<double>& expected,
+                                          const double* expected,
                                           const std::vector<std::int64_t>& extents,
                                           bool check_unwritten);
 

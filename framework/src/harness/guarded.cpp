@@ -21,10 +21,8 @@ namespace {
 constexpr std::size_t k_byte_chunk = std::size_t{4} << 20;
 
 // A buffer the caller overwrites whole (a download, an image it fills):
-// no zeroing pass first, as std::vector's resize would make.
-std::unique_ptr<unsigned char[]> uninitialized_bytes(std::size_t bytes) {
-  return std::unique_ptr<unsigned char[]>(new unsigned char[std::max<std::size_t>(bytes, 1)]);
-}
+// no zeroing pass first (tensor_memory.hpp).
+tensor_bytes uninitialized_bytes(std::size_t bytes) { return tensor_bytes(std::max<std::size_t>(bytes, 1)); }
 
 void parallel_copy(unsigned char* to, const unsigned char* from, std::size_t bytes) {
   parallel_chunks(bytes, k_byte_chunk,
@@ -50,55 +48,107 @@ void parallel_poison(dtype t, unsigned char* data, std::size_t count) {
 
 }  // namespace
 
+namespace {
+
+// An f64 reference's copy of one floating tensor: `in` and `inout` upcast
+// exactly from the values the variant sees, `out` zero (as make_inputs
+// leaves it).
+tensor_values upcast(const arg_spec& arg, const tensor_bytes& data, std::size_t count) {
+  tensor_values values(count);
+  double* to = values.data();
+  const unsigned char* from = data.data();
+  const bool zero = arg.m_dir == arg_dir::out;
+  parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) to[e] = zero ? 0.0 : load_element(arg.m_dtype, from, e);
+  });
+  return values;
+}
+
+// A non-f64 reference's output (or any reference's non-floating one) as
+// double.
+tensor_values widen(dtype stored, const unsigned char* from, std::size_t count) {
+  tensor_values values(count);
+  double* to = values.data();
+  parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) to[e] = load_element(stored, from, e);
+  });
+  return values;
+}
+
+// A host reference works where the harness staged its tensors: no buffer,
+// upload or download beside them. The copies keep `tensors` unchanged
+// whatever the reference writes.
+expected_outputs run_host_reference(const kernel_spec& spec, const impl_spec& reference, const shape_spec& shape,
+                                    const host_tensors& tensors, backend& host) {
+  const std::size_t n = spec.m_args.size();
+  std::vector<tensor_values> values(n);  // an f64 reference's floating tensors
+  std::vector<device_buffer> bytes(n);   // the others, as stored
+  std::vector<std::size_t> counts(n);
+  std::vector<void*> pointers(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    counts[i] = element_count(spec, arg, shape);
+    if (reference.m_f64 && is_floating(arg.m_dtype)) {
+      values[i] = upcast(arg, tensors.m_data[i], counts[i]);
+      values[i].reserve(1);  // a pointer even for an empty tensor
+      pointers[i] = values[i].data();
+    } else {
+      const std::size_t size = tensors.m_data[i].size();
+      bytes[i] = device_buffer(host, std::max<std::size_t>(size, 1));
+      parallel_copy(static_cast<unsigned char*>(bytes[i].get()), tensors.m_data[i].data(), size);
+      pointers[i] = bytes[i].get();
+    }
+  }
+  reference.m_invoke(pointers.data(), shape.m_dims.data(), host.stream());
+  host.synchronize("running the reference " + reference.m_entry + " on " + shape.m_text);
+
+  expected_outputs expected(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const arg_spec& arg = spec.m_args[i];
+    if (arg.m_dir == arg_dir::in) continue;
+    expected[i] = bytes[i].get() != nullptr
+                      ? widen(arg.m_dtype, static_cast<const unsigned char*>(bytes[i].get()), counts[i])
+                      : std::move(values[i]);
+  }
+  return expected;
+}
+
+}  // namespace
+
 expected_outputs run_reference(const kernel_spec& spec, const impl_spec& reference, const shape_spec& shape,
                                const host_tensors& tensors, backend& ref_backend) {
+  if (reference.m_invoke == nullptr) throw std::runtime_error("the reference: " + not_loaded(reference));
+  if (ref_backend.kind() == backend_kind::host) return run_host_reference(spec, reference, shape, tensors, ref_backend);
   const std::size_t n = spec.m_args.size();
-  expected_outputs expected(n);
-  // Only an f64 reference needs its own copy of the inputs (upcast); any
-  // other is given the tensors as they are (outputs as make_inputs left
-  // them: zero), and its outputs come back into `results`.
-  std::vector<std::vector<unsigned char>> upcast(n);
   std::vector<std::size_t> sizes(n);
   std::vector<device_buffer> buffers;
   std::vector<void*> pointers(n);
   buffers.reserve(n);
-
   for (std::size_t i = 0; i < n; ++i) {
     const arg_spec& arg = spec.m_args[i];
-    const std::size_t count = element_count(spec, arg, shape);
-    if (reference.m_f64 && is_floating(arg.m_dtype)) {
-      upcast[i].resize(count * sizeof(double));
-      if (arg.m_dir != arg_dir::out) {
-        unsigned char* to = upcast[i].data();
-        const unsigned char* from = tensors.m_data[i].data();
-        parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
-          for (std::size_t e = begin; e < end; ++e) store_element(dtype::f64, to, e, load_element(arg.m_dtype, from, e));
-        });
-      }
-    }
-    const std::vector<unsigned char>& source = upcast[i].empty() ? tensors.m_data[i] : upcast[i];
-    sizes[i] = source.size();
+    // Only an f64 reference needs its own copy of the inputs (upcast); any
+    // other is given the tensors as they are (outputs as make_inputs left
+    // them: zero).
+    const bool is_staged = reference.m_f64 && is_floating(arg.m_dtype);
+    const tensor_values staged = is_staged ? upcast(arg, tensors.m_data[i], element_count(spec, arg, shape))
+                                           : tensor_values();
+    const void* source = is_staged ? static_cast<const void*>(staged.data()) : tensors.m_data[i].data();
+    sizes[i] = is_staged ? staged.size() * sizeof(double) : tensors.m_data[i].size();
     buffers.emplace_back(ref_backend, std::max<std::size_t>(sizes[i], 1));
-    if (sizes[i] > 0) ref_backend.copy_to_device(buffers.back().get(), source.data(), sizes[i]);
+    if (sizes[i] > 0) ref_backend.copy_to_device(buffers.back().get(), source, sizes[i]);
     pointers[i] = buffers.back().get();
   }
-  if (reference.m_invoke == nullptr) throw std::runtime_error("the reference: " + not_loaded(reference));
   reference.m_invoke(pointers.data(), shape.m_dims.data(), ref_backend.stream());
   ref_backend.synchronize("running the reference " + reference.m_entry + " on " + shape.m_text);
 
+  expected_outputs expected(n);
   for (std::size_t i = 0; i < n; ++i) {
     const arg_spec& arg = spec.m_args[i];
     if (arg.m_dir == arg_dir::in) continue;
-    const std::unique_ptr<unsigned char[]> results = uninitialized_bytes(sizes[i]);
-    ref_backend.copy_to_host(results.get(), buffers[i].get(), sizes[i]);
+    tensor_bytes results = uninitialized_bytes(sizes[i]);
+    ref_backend.copy_to_host(results.data(), buffers[i].get(), sizes[i]);
     const dtype stored = reference.m_f64 && is_floating(arg.m_dtype) ? dtype::f64 : arg.m_dtype;
-    const std::size_t count = sizes[i] / size_of(stored);
-    expected[i].resize(count);
-    const unsigned char* from = results.get();
-    double* to = expected[i].data();
-    parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
-      for (std::size_t e = begin; e < end; ++e) to[e] = load_element(stored, from, e);
-    });
+    expected[i] = widen(stored, results.data(), sizes[i] / size_of(stored));
   }
   return expected;
 }
@@ -150,16 +200,16 @@ void guarded_tensors::load(const host_tensors& tensors) {
     const arg_spec& arg = m_spec.m_args[i];
     const std::size_t bytes = m_bytes[i];
     // Every byte of the image is written: the guards, then the payload.
-    const std::unique_ptr<unsigned char[]> image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
-    std::memset(image.get(), k_canary_byte, k_guard_bytes);
-    std::memset(image.get() + k_guard_bytes + bytes, k_canary_byte, k_guard_bytes);
-    unsigned char* payload = image.get() + k_guard_bytes;
+    tensor_bytes image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
+    std::memset(image.data(), k_canary_byte, k_guard_bytes);
+    std::memset(image.data() + k_guard_bytes + bytes, k_canary_byte, k_guard_bytes);
+    unsigned char* payload = image.data() + k_guard_bytes;
     if (arg.m_dir == arg_dir::out) {
       parallel_poison(arg.m_dtype, payload, bytes / size_of(arg.m_dtype));
     } else if (bytes > 0) {
       parallel_copy(payload, tensors.m_data[i].data(), bytes);
     }
-    m_device.copy_to_device(m_buffers[i].get(), image.get(), bytes + 2 * k_guard_bytes);
+    m_device.copy_to_device(m_buffers[i].get(), image.data(), bytes + 2 * k_guard_bytes);
   }
 }
 
@@ -191,9 +241,9 @@ std::vector<std::string> guarded_tensors::modified_inputs(const host_tensors& te
   std::vector<std::string> modified;
   for (std::size_t i = 0; i < m_buffers.size(); ++i) {
     if (m_spec.m_args[i].m_dir != arg_dir::in || m_bytes[i] == 0) continue;
-    const std::unique_ptr<unsigned char[]> payload = uninitialized_bytes(m_bytes[i]);
-    m_device.copy_to_host(payload.get(), m_pointers[i], m_bytes[i]);
-    if (!parallel_equal(payload.get(), tensors.m_data[i].data(), m_bytes[i])) modified.push_back(m_spec.m_args[i].m_name);
+    tensor_bytes payload = uninitialized_bytes(m_bytes[i]);
+    m_device.copy_to_host(payload.data(), m_pointers[i], m_bytes[i]);
+    if (!parallel_equal(payload.data(), tensors.m_data[i].data(), m_bytes[i])) modified.push_back(m_spec.m_args[i].m_name);
   }
   return modified;
 }
@@ -203,17 +253,17 @@ run_check guarded_tensors::check(const host_tensors& tensors, const expected_out
   for (std::size_t i = 0; i < m_buffers.size(); ++i) {
     const arg_spec& arg = m_spec.m_args[i];
     const std::size_t bytes = m_bytes[i];
-    const std::unique_ptr<unsigned char[]> image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
-    m_device.copy_to_host(image.get(), m_buffers[i].get(), bytes + 2 * k_guard_bytes);
-    const unsigned char* payload = image.get() + k_guard_bytes;
+    tensor_bytes image = uninitialized_bytes(bytes + 2 * k_guard_bytes);
+    m_device.copy_to_host(image.data(), m_buffers[i].get(), bytes + 2 * k_guard_bytes);
+    const unsigned char* payload = image.data() + k_guard_bytes;
     if (arg.m_dir == arg_dir::in) {
       if (bytes > 0 && !parallel_equal(payload, tensors.m_data[i].data(), bytes)) {
         result.m_modified_inputs.push_back(arg.m_name);
       }
       continue;
     }
-    result.m_outputs.push_back(compare_output(arg, tolerance_for(m_spec, arg), image.get(),
-                                              bytes / size_of(arg.m_dtype), expected[i],
+    result.m_outputs.push_back(compare_output(arg, tolerance_for(m_spec, arg), image.data(),
+                                              bytes / size_of(arg.m_dtype), expected[i].data(),
                                               extents(m_spec, arg, m_shape), arg.m_dir == arg_dir::out));
   }
   return result;

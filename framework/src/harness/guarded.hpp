@@ -13,15 +13,19 @@
 #include "harness/backend.hpp"
 #include "harness/compare.hpp"
 #include "harness/inputs.hpp"
+#include "harness/tensor_memory.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {
 
 // For every out / inout argument, the reference's values as double; empty
 // for inputs.
-using expected_outputs = std::vector<std::vector<double>>;
+using expected_outputs = std::vector<tensor_values>;
 
-// Runs the reference on `tensors` (left unchanged) on `ref_backend`.
+// Runs the reference on `tensors` (left unchanged) on `ref_backend`. On the
+// host backend the reference works in host memory the harness fills once
+// (no upload, no download); an f64 reference's outputs are the expected
+// values themselves.
 [[nodiscard]] expected_outputs run_reference(const kernel_spec& spec, const impl_spec& reference,
                                              const shape_spec& shape, const host_tensors& tensors,
                                              backend& ref_backend);

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "harness/backend.hpp"
+#include "harness/host_memory.hpp"
 
 namespace kopt {
 namespace {
@@ -18,13 +19,12 @@ class host_backend final : public backend {
   [[nodiscard]] std::optional<gpu_info> identity() override { return std::nullopt; }
   std::optional<gpu_claim_info> claim(bool) override { return std::nullopt; }
 
+  // Aligned as cudaMalloc's, with 256 bytes to spare past the end, from
+  // the harness's tensor memory (host_memory.hpp).
   [[nodiscard]] void* allocate(std::size_t bytes) override {
-    // 256-byte alignment, as cudaMalloc gives, so vectorized code behaves alike.
-    void* pointer = std::aligned_alloc(256, ((bytes + 255) / 256) * 256 + 256);
-    if (pointer == nullptr) throw std::bad_alloc();
-    return pointer;
+    return allocate_tensor_memory(((bytes + k_device_alignment - 1) / k_device_alignment + 1) * k_device_alignment);
   }
-  void release(void* pointer) noexcept override { std::free(pointer); }
+  void release(void* pointer) noexcept override { release_tensor_memory(pointer); }
   void copy_to_device(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void copy_to_host(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   [[nodiscard]] void* stream() override { return nullptr; }

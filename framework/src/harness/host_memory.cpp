@@ -1,6 +1,13 @@
 #include "harness/host_memory.hpp"
 
+#include <algorithm>
 #include <cstdlib>  // defines __GLIBC__ where the C library is glibc
+#include <map>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+#include <sys/mman.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -20,6 +27,100 @@ bool keep_freed_host_memory() {
 #else
   return false;
 #endif
+}
+
+namespace {
+
+constexpr std::size_t k_alignment = 256;  // tensor_memory.hpp's k_device_alignment
+constexpr std::size_t k_pooled_bytes = std::size_t{16} << 20;
+constexpr std::size_t k_block_granule = std::size_t{2} << 20;  // a huge page
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool k_pooled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool k_pooled = false;
+#else
+constexpr bool k_pooled = true;
+#endif
+#else
+constexpr bool k_pooled = true;
+#endif
+
+class block_pool {
+ public:
+  void* take(std::size_t bytes) {
+    const std::size_t size = (bytes + k_block_granule - 1) / k_block_granule * k_block_granule;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    void* block = nullptr;
+    std::size_t block_size = size;
+    const auto kept = m_kept.lower_bound(size);
+    if (kept != m_kept.end() && kept->first <= 2 * size) {
+      block = kept->second;
+      block_size = kept->first;
+      m_kept_bytes -= block_size;
+      m_kept.erase(kept);
+    } else {
+      // Kept and live blocks together stay within twice the most ever live
+      // at once (counting this one): the smallest kept blocks, an earlier
+      // and smaller shape's, go back first.
+      const std::size_t limit = 2 * std::max(m_peak_bytes, m_live_bytes + size);
+      while (!m_kept.empty() && m_live_bytes + m_kept_bytes + size > limit) {
+        const auto smallest = m_kept.begin();
+        (void)munmap(smallest->second, smallest->first);
+        m_kept_bytes -= smallest->first;
+        m_kept.erase(smallest);
+      }
+      block = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (block == MAP_FAILED) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+      (void)madvise(block, size, MADV_HUGEPAGE);  // fewer faults where THP is "madvise"; a hint only
+#endif
+    }
+    m_live.emplace(block, block_size);
+    m_live_bytes += block_size;
+    if (m_live_bytes > m_peak_bytes) m_peak_bytes = m_live_bytes;
+    return block;
+  }
+
+  // False when `pointer` is not one of the pool's blocks.
+  bool give(void* pointer) noexcept {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    const auto live = m_live.find(pointer);
+    if (live == m_live.end()) return false;
+    const std::size_t size = live->second;
+    m_live.erase(live);
+    m_live_bytes -= size;
+    m_kept.emplace(size, pointer);
+    m_kept_bytes += size;
+    return true;
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::multimap<std::size_t, void*> m_kept;       // released, by size
+  std::unordered_map<void*, std::size_t> m_live;  // handed out, their mapped size
+  std::size_t m_kept_bytes = 0;
+  std::size_t m_live_bytes = 0;
+  std::size_t m_peak_bytes = 0;
+};
+
+block_pool& pool() {
+  static auto* const instance = new block_pool;  // never destroyed: blocks may be released at exit
+  return *instance;
+}
+
+}  // namespace
+
+void* allocate_tensor_memory(std::size_t bytes) {
+  if (k_pooled && bytes >= k_pooled_bytes) return pool().take(bytes);
+  return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{k_alignment});
+}
+
+void release_tensor_memory(void* pointer) noexcept {
+  if (pointer == nullptr) return;
+  if (k_pooled && pool().give(pointer)) return;
+  ::operator delete(pointer, std::align_val_t{k_alignment});
 }
 
 }  // namespace kopt

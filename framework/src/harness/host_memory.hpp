@@ -17,10 +17,27 @@
 // block that once held another trial's results is overwritten first.
 #pragma once
 
+#include <cstddef>
+
 namespace kopt {
 
 // Whether the allocator took the settings: false where it is not glibc's
 // (a sanitizer's allocator ignores mallopt), and then nothing changed.
 bool keep_freed_host_memory();
+
+// Whole-tensor buffers (tensor_memory.hpp, the host backend's "device"
+// memory), aligned to 256 bytes. The heap above reuses what is freed, but
+// not reliably at these sizes: a trial's GB-sized blocks, freed around the
+// small ones that outlive it, left holes the next trial's blocks did not
+// fit, and the heap grew by 1-2 GB of fresh pages per trial (2-core host,
+// softmax at 4096 x 32000: 0.5 M page faults a trial). So a block of 16 MB
+// or more comes from a pool of mappings that keeps what is released and
+// hands it out again (the smallest kept block that holds the request, and
+// at most twice its size); what it keeps and what is in use together stay
+// within twice the most ever in use at once, so a process holds at most
+// twice what its largest trial needs. Under AddressSanitizer every block comes from operator new, so
+// that a use after release is still caught.
+[[nodiscard]] void* allocate_tensor_memory(std::size_t bytes);  // throws std::bad_alloc
+void release_tensor_memory(void* pointer) noexcept;             // nullptr: nothing
 
 }  // namespace kopt

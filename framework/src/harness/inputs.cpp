@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -131,7 +132,7 @@ void check_fill_range(const arg_spec& arg, const shape_spec& shape, double lo, d
 }
 
 void fill(const kernel_spec& spec, const arg_spec& arg, const shape_spec& shape,
-          std::uint64_t seed, std::size_t arg_index, std::vector<unsigned char>& data) {
+          std::uint64_t seed, std::size_t arg_index, tensor_bytes& data) {
   const std::map<std::string, double> dims = dim_values(spec, shape);
   const double a = evaluate(arg.m_init.m_a, dims);
   const double b = evaluate(arg.m_init.m_b, dims);
@@ -183,8 +184,16 @@ host_tensors make_inputs(const kernel_spec& spec, const shape_spec& shape, std::
   tensors.m_data.resize(spec.m_args.size());
   for (std::size_t i = 0; i < spec.m_args.size(); ++i) {
     const arg_spec& arg = spec.m_args[i];
-    tensors.m_data[i].resize(element_count(spec, arg, shape) * size_of(arg.m_dtype));
-    if (arg.m_dir != arg_dir::out) fill(spec, arg, shape, seed, i, tensors.m_data[i]);
+    tensor_bytes& data = tensors.m_data[i];
+    data.resize(element_count(spec, arg, shape) * size_of(arg.m_dtype));  // not zeroed (tensor_memory.hpp)
+    if (arg.m_dir != arg_dir::out) {
+      fill(spec, arg, shape, seed, i, data);
+    } else {
+      unsigned char* out = data.data();
+      parallel_chunks(data.size(), k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+        std::memset(out + begin, 0, end - begin);
+      });
+    }
   }
   return tensors;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/tensor_memory.hpp"
 #include "kernelopt/detail/kernel_spec.hpp"
 
 namespace kopt {
@@ -34,9 +35,9 @@ inline constexpr std::int64_t k_max_tensor_bytes = std::int64_t{1} << 48;
 
 // Host-side contents of every argument for one trial: inputs and inouts
 // filled from their init_spec with a generator seeded by (seed, arg index),
-// outputs left empty (sized). Element type is the argument's dtype.
+// outputs sized and zero. Element type is the argument's dtype.
 struct host_tensors {
-  std::vector<std::vector<unsigned char>> m_data;  // one per argument
+  std::vector<tensor_bytes> m_data;  // one per argument; an `out` argument's is zero
 };
 [[nodiscard]] host_tensors make_inputs(const kernel_spec& spec, const shape_spec& shape,
                                        std::uint64_t seed);
