@@ -139,7 +139,9 @@ TEST(device_memory, a_failing_trial_releases_every_buffer_before_the_next) {
     }
   }
   EXPECT_GT(device.allocations(), 0u);
-  EXPECT_GT(host.allocations(), 0u);  // the f64 reference's buffers
+  // An f64 host reference works on the harness's own staging (guarded.hpp):
+  // no buffer of the host backend, no upload, no download.
+  EXPECT_EQ(host.allocations(), 0u);
   EXPECT_EQ(device.unknown_releases() + host.unknown_releases(), 0u);
 }
 

@@ -44,6 +44,68 @@ std::size_t first_changed(const unsigned char* guard, std::size_t bytes) {
   return std::string::npos;
 }
 
+// One chunk's share of compare_output, merged in chunk order so that
+// "first" means the lowest index whatever the thread count.
+struct partial {
+  double m_max_abs = 0, m_max_rel = 0, m_diff_sq = 0, m_ref_sq = 0;
+  std::size_t m_mismatches = 0, m_nonfinite = 0, m_unwritten = 0;
+  std::optional<mismatch> m_first_mismatch, m_first_unwritten;
+};
+
+// Elements [begin, end) of one output. `load(i)` is element i as double and
+// `poisoned(i)` whether it still holds the poison pattern: passed in per
+// element type so that both are inlined (a switch on the type per element
+// took longer than the comparison itself).
+template <typename Load, typename Poisoned>
+void compare_range(partial& p, std::size_t begin, std::size_t end, const double* expected, bool floating,
+                   const tolerance_spec& tolerance, const std::vector<std::int64_t>& extents, bool check_unwritten,
+                   Load load, Poisoned poisoned) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const double want = expected[i];
+    const double got = load(i);
+    if (check_unwritten && poisoned(i) && !(floating ? std::isnan(want) : got == want)) {
+      if (!p.m_first_unwritten) p.m_first_unwritten = mismatch{i, unflatten(i, extents), got, want};
+      ++p.m_unwritten;
+      ++p.m_mismatches;
+      continue;
+    }
+    bool bad = false;
+    if (!std::isfinite(want)) {
+      // A non-finite reference must be matched exactly (same inf, or NaN).
+      bad = std::isnan(want) ? !std::isnan(got) : got != want;
+    } else if (!std::isfinite(got)) {
+      ++p.m_nonfinite;
+      bad = true;
+    } else {
+      const double err = std::fabs(got - want);
+      p.m_max_abs = std::max(p.m_max_abs, err);
+      if (want != 0) p.m_max_rel = std::max(p.m_max_rel, err / std::fabs(want));
+      p.m_diff_sq += err * err;
+      p.m_ref_sq += want * want;
+      bad = err > tolerance.m_atol + tolerance.m_rtol * std::fabs(want);
+    }
+    if (bad) {
+      if (!p.m_first_mismatch) p.m_first_mismatch = mismatch{i, unflatten(i, extents), got, want};
+      ++p.m_mismatches;
+    }
+  }
+}
+
+template <typename T>
+T bits_at(const unsigned char* data, std::size_t index) {
+  T value;
+  std::memcpy(&value, data + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+// bf16 is a float's upper half (core/dtype.hpp's bfloat16_to_float, inlined).
+double bf16_value(std::uint16_t bits) {
+  const std::uint32_t word = static_cast<std::uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &word, sizeof value);
+  return value;
+}
+
 }  // namespace
 
 void poison(dtype t, void* data, std::size_t count) {
@@ -123,48 +185,32 @@ output_check compare_output(const arg_spec& arg, const tolerance_spec& tolerance
     check.m_canary = "overwritten after output (" + std::to_string(after) + " bytes past its end)";
   }
 
-  // Per-chunk partial results, merged in chunk order so that "first"
-  // means the lowest index whatever the thread count.
-  struct partial {
-    double m_max_abs = 0, m_max_rel = 0, m_diff_sq = 0, m_ref_sq = 0;
-    std::size_t m_mismatches = 0, m_nonfinite = 0, m_unwritten = 0;
-    std::optional<mismatch> m_first_mismatch, m_first_unwritten;
-  };
   const std::size_t chunks = (count + k_parallel_chunk - 1) / k_parallel_chunk;
   std::vector<partial> parts(chunks);
+  const dtype type = arg.m_dtype;
+  const bool floating = is_floating(type);
   parallel_chunks(count, k_parallel_chunk, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
     partial& p = parts[chunk];
-    for (std::size_t i = begin; i < end; ++i) {
-      const double want = expected[i];
-      if (check_unwritten && is_poison(arg.m_dtype, data, i) &&
-          !(is_floating(arg.m_dtype) ? std::isnan(want) : load_element(arg.m_dtype, data, i) == want)) {
-        if (!p.m_first_unwritten) {
-          p.m_first_unwritten = mismatch{i, unflatten(i, extents), load_element(arg.m_dtype, data, i), want};
-        }
-        ++p.m_unwritten;
-        ++p.m_mismatches;
-        continue;
-      }
-      const double got = load_element(arg.m_dtype, data, i);
-      bool bad = false;
-      if (!std::isfinite(want)) {
-        // A non-finite reference must be matched exactly (same inf, or NaN).
-        bad = std::isnan(want) ? !std::isnan(got) : got != want;
-      } else if (!std::isfinite(got)) {
-        ++p.m_nonfinite;
-        bad = true;
-      } else {
-        const double err = std::fabs(got - want);
-        p.m_max_abs = std::max(p.m_max_abs, err);
-        if (want != 0) p.m_max_rel = std::max(p.m_max_rel, err / std::fabs(want));
-        p.m_diff_sq += err * err;
-        p.m_ref_sq += want * want;
-        bad = err > tolerance.m_atol + tolerance.m_rtol * std::fabs(want);
-      }
-      if (bad) {
-        if (!p.m_first_mismatch) p.m_first_mismatch = mismatch{i, unflatten(i, extents), got, want};
-        ++p.m_mismatches;
-      }
+    const auto range = [&](auto load, auto poisoned) {
+      compare_range(p, begin, end, expected, floating, tolerance, extents, check_unwritten, load, poisoned);
+    };
+    switch (type) {
+      case dtype::f64:
+        range([&](std::size_t i) { return bits_at<double>(data, i); },
+              [&](std::size_t i) { return bits_at<std::uint64_t>(data, i) == k_poison_f64; });
+        break;
+      case dtype::f32:
+        range([&](std::size_t i) { return static_cast<double>(bits_at<float>(data, i)); },
+              [&](std::size_t i) { return bits_at<std::uint32_t>(data, i) == k_poison_f32; });
+        break;
+      case dtype::bf16:
+        range([&](std::size_t i) { return bf16_value(bits_at<std::uint16_t>(data, i)); },
+              [&](std::size_t i) { return bits_at<std::uint16_t>(data, i) == k_poison_bf16; });
+        break;
+      default:
+        range([&](std::size_t i) { return load_element(type, data, i); },
+              [&](std::size_t i) { return is_poison(type, data, i); });
+        break;
     }
   });
   double diff_sq = 0;
