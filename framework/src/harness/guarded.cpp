@@ -75,9 +75,10 @@ tensor_values widen(dtype stored, const unsigned char* from, std::size_t count) 
   return values;
 }
 
-// A host reference works where the harness staged its tensors: no buffer,
-// upload or download beside them. The copies keep `tensors` unchanged
-// whatever the reference writes.
+// A host reference works on the copies the harness makes once, with no
+// upload or download: an f64 reference on the upcast values, whose outputs
+// are then the expected values themselves; another on one copy of each
+// tensor. Either way `tensors` stay as they are whatever it writes.
 expected_outputs run_host_reference(const kernel_spec& spec, const impl_spec& reference, const shape_spec& shape,
                                     const host_tensors& tensors, backend& host) {
   const std::size_t n = spec.m_args.size();
