@@ -12,6 +12,7 @@
 #include "bench/process_hooks.hpp"
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
+#include "harness/lap_clock.hpp"
 
 namespace kopt::bench {
 namespace {
@@ -429,12 +430,8 @@ void shape_run::time_as_on_fresh_inputs() {
 std::vector<impl_outcome> shape_run::run() {
   shape_phases phases;
   // Adds the wall time since the last call to `phase`.
-  auto last = std::chrono::steady_clock::now();
-  const auto lap = [&](double& phase) {
-    const auto now = std::chrono::steady_clock::now();
-    phase += std::chrono::duration<double>(now - last).count();
-    last = now;
-  };
+  lap_clock clock;
+  const auto lap = [&](double& phase) { phase += clock.lap(); };
   const std::optional<std::string> prepared = failure_of([&] {
     for (std::size_t k = 0; k < k_input_sets; ++k) {
       m_contents.push_back(make_content(bench_seed(m_spec, k)));

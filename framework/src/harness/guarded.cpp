@@ -46,26 +46,9 @@ void parallel_poison(dtype t, unsigned char* data, std::size_t count) {
   });
 }
 
-}  // namespace
-
-namespace {
-
-// An f64 reference's copy of one floating tensor: `in` and `inout` upcast
-// exactly from the values the variant sees, `out` zero (as make_inputs
-// leaves it).
-tensor_values upcast(const arg_spec& arg, const tensor_bytes& data, std::size_t count) {
-  tensor_values values(count);
-  double* to = values.data();
-  const unsigned char* from = data.data();
-  const bool zero = arg.m_dir == arg_dir::out;
-  parallel_chunks(count, k_parallel_chunk, [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t e = begin; e < end; ++e) to[e] = zero ? 0.0 : load_element(arg.m_dtype, from, e);
-  });
-  return values;
-}
-
-// A non-f64 reference's output (or any reference's non-floating one) as
-// double.
+// One tensor's elements as double: an f64 reference's copy of a floating
+// tensor (upcast exactly from the values the variant sees; an `out`
+// tensor's are zero, as make_inputs leaves them), or a reference's output.
 tensor_values widen(dtype stored, const unsigned char* from, std::size_t count) {
   tensor_values values(count);
   double* to = values.data();
@@ -90,7 +73,7 @@ expected_outputs run_host_reference(const kernel_spec& spec, const impl_spec& re
     const arg_spec& arg = spec.m_args[i];
     counts[i] = element_count(spec, arg, shape);
     if (reference.m_f64 && is_floating(arg.m_dtype)) {
-      values[i] = upcast(arg, tensors.m_data[i], counts[i]);
+      values[i] = widen(arg.m_dtype, tensors.m_data[i].data(), counts[i]);
       values[i].reserve(1);  // a pointer even for an empty tensor
       pointers[i] = values[i].data();
     } else {
@@ -131,8 +114,8 @@ expected_outputs run_reference(const kernel_spec& spec, const impl_spec& referen
     // other is given the tensors as they are (outputs as make_inputs left
     // them: zero).
     const bool is_staged = reference.m_f64 && is_floating(arg.m_dtype);
-    const tensor_values staged = is_staged ? upcast(arg, tensors.m_data[i], element_count(spec, arg, shape))
-                                           : tensor_values();
+    const tensor_values staged =
+        is_staged ? widen(arg.m_dtype, tensors.m_data[i].data(), element_count(spec, arg, shape)) : tensor_values();
     const void* source = is_staged ? static_cast<const void*>(staged.data()) : tensors.m_data[i].data();
     sizes[i] = is_staged ? staged.size() * sizeof(double) : tensors.m_data[i].size();
     buffers.emplace_back(ref_backend, std::max<std::size_t>(sizes[i], 1));

@@ -13,6 +13,8 @@
 #include <malloc.h>
 #endif
 
+#include "harness/tensor_memory.hpp"  // k_device_alignment
+
 namespace kopt {
 
 bool keep_freed_host_memory() {
@@ -31,7 +33,6 @@ bool keep_freed_host_memory() {
 
 namespace {
 
-constexpr std::size_t k_alignment = 256;  // tensor_memory.hpp's k_device_alignment
 constexpr std::size_t k_pooled_bytes = std::size_t{16} << 20;
 constexpr std::size_t k_block_granule = std::size_t{2} << 20;  // a huge page
 
@@ -114,13 +115,13 @@ block_pool& pool() {
 
 void* allocate_tensor_memory(std::size_t bytes) {
   if (k_pooled && bytes >= k_pooled_bytes) return pool().take(bytes);
-  return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{k_alignment});
+  return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{k_device_alignment});
 }
 
 void release_tensor_memory(void* pointer) noexcept {
   if (pointer == nullptr) return;
   if (k_pooled && pool().give(pointer)) return;
-  ::operator delete(pointer, std::align_val_t{k_alignment});
+  ::operator delete(pointer, std::align_val_t{k_device_alignment});
 }
 
 }  // namespace kopt

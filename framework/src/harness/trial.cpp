@@ -1,30 +1,13 @@
 #include "harness/trial.hpp"
 
-#include <chrono>
 #include <sstream>
 #include <stdexcept>
 
 #include "harness/guarded.hpp"
 #include "harness/inputs.hpp"
+#include "harness/lap_clock.hpp"
 
 namespace kopt {
-namespace {
-
-// Seconds since the last call (the first: since construction).
-class phase_clock {
- public:
-  double lap() {
-    const auto now = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(now - m_last).count();
-    m_last = now;
-    return seconds;
-  }
-
- private:
-  std::chrono::steady_clock::time_point m_last = std::chrono::steady_clock::now();
-};
-
-}  // namespace
 
 bool trial_result::passed() const {
   if (m_error || !m_modified_inputs.empty()) return false;
@@ -49,7 +32,7 @@ trial_result run_trial(const kernel_spec& spec, const impl_spec& variant, const 
   trial_result result;
   result.m_shape = shape.m_text;
   result.m_seed = seed;
-  phase_clock clock;
+  lap_clock clock;
   try {
     const host_tensors tensors = make_inputs(spec, shape, seed);
     result.m_phases.m_inputs_s = clock.lap();
