@@ -3,14 +3,19 @@
 // allocated again must reuse pages already mapped instead of faulting each
 // one in (and having the kernel zero it) again.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>  // __GLIBC__
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -133,6 +138,69 @@ TEST(TensorMemory, ASmallRequestDoesNotTakeAKeptBlockMoreThanTwiceItsSize) {
   EXPECT_EQ(fits, large) << "a request the kept block holds, within twice, takes it";
   release_tensor_memory(small);
   release_tensor_memory(fits);
+#endif
+}
+
+// The process's mapped address space in bytes (/proc/self/statm, in pages).
+std::size_t address_space_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// In a child process under an address-space limit (RLIMIT_AS) that leaves
+// room for a 1 GB block only once the pool's kept 256 MB block goes back.
+// Exits 0 when it does, and when a request beyond the limit then fails with
+// a std::bad_alloc that names its size.
+[[noreturn]] void kept_blocks_go_back_under_a_limit() {
+  void* kept = allocate_tensor_memory(std::size_t{256} << 20);
+  release_tensor_memory(kept);
+  rlimit limit{};
+  getrlimit(RLIMIT_AS, &limit);
+  limit.rlim_cur = address_space_bytes() + (std::size_t{1} << 30) - (std::size_t{128} << 20);
+  if (setrlimit(RLIMIT_AS, &limit) != 0) {
+    std::cerr << "setrlimit failed\n";
+    _exit(3);
+  }
+  try {
+    void* large = allocate_tensor_memory(std::size_t{1} << 30);
+    release_tensor_memory(large);
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "1 GB refused although the kept 256 MB would make room: " << e.what() << "\n";
+    _exit(1);
+  }
+  try {
+    (void)allocate_tensor_memory(std::size_t{64} << 30);
+    std::cerr << "64 GB mapped under a limit of about 1 GB\n";
+    _exit(1);
+  } catch (const std::bad_alloc& e) {
+    const std::string what = e.what();
+    if (what.find("68.7 GB") == std::string::npos) {
+      std::cerr << "the error does not name the 68.7 GB asked for: " << what << "\n";
+      _exit(2);
+    }
+  }
+  _exit(0);
+}
+
+TEST(TensorMemory, KeptBlocksGoBackWhenTheSystemRefusesAMapping) {
+#if defined(KOPT_TEST_UNDER_ASAN)
+  GTEST_SKIP() << "under AddressSanitizer every block comes from operator new (and its shadow memory needs an "
+                  "unlimited address space)";
+#else
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &limit), 0);
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < address_space_bytes() + (std::size_t{2} << 30)) {
+    GTEST_SKIP() << "the address-space hard limit here (" << limit.rlim_max << " bytes) leaves no room for the test";
+  }
+  // Where the system refuses 2 GB of address space already (strict
+  // overcommit), the limit set in the child is not what refuses the block.
+  void* probe = mmap(nullptr, std::size_t{2} << 30, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (probe == MAP_FAILED) GTEST_SKIP() << "this system refuses a 2 GB mapping without a limit";
+  munmap(probe, std::size_t{2} << 30);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(kept_blocks_go_back_under_a_limit(), ::testing::ExitedWithCode(0), "");
 #endif
 }
 

@@ -1,7 +1,10 @@
 #include "harness/host_memory.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>  // defines __GLIBC__ where the C library is glibc
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
@@ -48,6 +51,22 @@ constexpr bool k_pooled = true;
 constexpr bool k_pooled = true;
 #endif
 
+// The pool's std::bad_alloc: how much was asked for, how much the harness
+// already held and what the system said (a fixed buffer: copying it cannot
+// throw).
+class tensor_allocation_error : public std::bad_alloc {
+ public:
+  tensor_allocation_error(std::size_t bytes, std::size_t live_bytes, int error) noexcept {
+    std::snprintf(m_what, sizeof m_what,
+                  "cannot map %.3g GB of host memory for a tensor (%.3g GB of tensors already held): %s",
+                  static_cast<double>(bytes) / 1e9, static_cast<double>(live_bytes) / 1e9, std::strerror(error));
+  }
+  [[nodiscard]] const char* what() const noexcept override { return m_what; }
+
+ private:
+  char m_what[192] = {};
+};
+
 class block_pool {
  public:
   void* take(std::size_t bytes) {
@@ -72,8 +91,14 @@ class block_pool {
         m_kept_bytes -= smallest->first;
         m_kept.erase(smallest);
       }
-      block = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (block == MAP_FAILED) throw std::bad_alloc();
+      block = map(size);
+      if (block == MAP_FAILED && !m_kept.empty()) {
+        // Refused (an address-space limit, strict overcommit): what is kept
+        // goes back before the request fails.
+        release_kept();
+        block = map(size);
+      }
+      if (block == MAP_FAILED) throw tensor_allocation_error(bytes, m_live_bytes, errno);
 #if defined(MADV_HUGEPAGE)
       (void)madvise(block, size, MADV_HUGEPAGE);  // fewer faults where THP is "madvise"; a hint only
 #endif
@@ -98,6 +123,16 @@ class block_pool {
   }
 
  private:
+  static void* map(std::size_t size) noexcept {
+    return mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  }
+
+  void release_kept() noexcept {
+    for (const auto& [size, block] : m_kept) (void)munmap(block, size);
+    m_kept.clear();
+    m_kept_bytes = 0;
+  }
+
   std::mutex m_mutex;
   std::multimap<std::size_t, void*> m_kept;       // released, by size
   std::unordered_map<void*, std::size_t> m_live;  // handed out, their mapped size

@@ -35,8 +35,11 @@ bool keep_freed_host_memory();
 // hands it out again (the smallest kept block that holds the request, and
 // at most twice its size); what it keeps and what is in use together stay
 // within twice the most ever in use at once, so a process holds at most
-// twice what its largest trial needs. Under AddressSanitizer every block comes from operator new, so
-// that a use after release is still caught.
+// twice what its largest trial needs. When the system refuses a mapping
+// (an address-space limit, strict overcommit), the kept blocks go back and
+// the mapping is tried once more; a std::bad_alloc then says how many bytes
+// were asked for and why. Under AddressSanitizer every block comes from
+// operator new, so that a use after release is still caught.
 [[nodiscard]] void* allocate_tensor_memory(std::size_t bytes);  // throws std::bad_alloc
 void release_tensor_memory(void* pointer) noexcept;             // nullptr: nothing
 
