@@ -85,12 +85,7 @@ class block_pool {
       // at once (counting this one): the smallest kept blocks, an earlier
       // and smaller shape's, go back first.
       const std::size_t limit = 2 * std::max(m_peak_bytes, m_live_bytes + size);
-      while (!m_kept.empty() && m_live_bytes + m_kept_bytes + size > limit) {
-        const auto smallest = m_kept.begin();
-        (void)munmap(smallest->second, smallest->first);
-        m_kept_bytes -= smallest->first;
-        m_kept.erase(smallest);
-      }
+      while (!m_kept.empty() && m_live_bytes + m_kept_bytes + size > limit) unmap_smallest_kept();
       block = map(size);
       if (block == MAP_FAILED && !m_kept.empty()) {
         // Refused (an address-space limit, strict overcommit): what is kept
@@ -127,10 +122,15 @@ class block_pool {
     return mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   }
 
+  void unmap_smallest_kept() noexcept {
+    const auto smallest = m_kept.begin();
+    (void)munmap(smallest->second, smallest->first);
+    m_kept_bytes -= smallest->first;
+    m_kept.erase(smallest);
+  }
+
   void release_kept() noexcept {
-    for (const auto& [size, block] : m_kept) (void)munmap(block, size);
-    m_kept.clear();
-    m_kept_bytes = 0;
+    while (!m_kept.empty()) unmap_smallest_kept();
   }
 
   std::mutex m_mutex;
