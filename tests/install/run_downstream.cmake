@@ -2,11 +2,15 @@
 # (EXPECT_BUILD=success), checks that the build failed with EXPECT_REGEX
 # (EXPECT_BUILD=failure), or checks that the configure failed with
 # EXPECT_REGEX (EXPECT_CONFIGURE=failure).
+# BUILD_TYPE (default Release): the consumer's CMAKE_BUILD_TYPE.
 file(REMOVE_RECURSE "${WORK_DIR}")
+if(NOT DEFINED BUILD_TYPE)
+  set(BUILD_TYPE Release)
+endif()
 set(configure_args -S "${SOURCE_DIR}" -B "${WORK_DIR}" -G "${GENERATOR}"
     "-DMODE=${MODE}" "-DMISMATCH=${MISMATCH}" "-DWITH_CUDA=${WITH_CUDA}"
     "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DKERNELOPT_SOURCE_DIR=${KERNELOPT_SOURCE_DIR}"
-    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=Release")
+    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
 if(DEFINED REQUIRED_VERSION)
   list(APPEND configure_args "-DKERNELOPT_REQUIRED_VERSION=${REQUIRED_VERSION}")
 endif()
