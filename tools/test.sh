@@ -17,6 +17,12 @@ jobs=$(nproc)
 # One compiler cache for both passes: paths under the checkout are hashed
 # relative to it, so the asan pass reuses the ci pass's nvcc objects.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# ccache otherwise hashes the working directory of every compile with debug
+# information (the asan pass's -g1, the fuzz build's line tables), so a clone
+# in another folder (CI's) could reuse none of them. The price: such an
+# object's debug information names the build folder it was first compiled
+# in; the sanitizers' reports show the same file:line.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 presets=("${KOPT_PRESET:-ci}")
 if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
   presets+=(asan)
