@@ -4,15 +4,15 @@
 if(NOT DEFINED JOBS)
   set(JOBS 2)
 endif()
-if(NOT DEFINED OPTIMIZE OR OPTIMIZE STREQUAL "")
-  set(OPTIMIZE -O1)
-endif()
-set(launcher)
+set(options)
 if(LAUNCHER)
-  set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+  set(options -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+if(OPTIMIZE)
+  list(APPEND options -DKOPT_FUZZ_OPTIMIZE=${OPTIMIZE})  # else the project's default
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD} -DCMAKE_CXX_COMPILER=${CXX}
-                        -DCMAKE_BUILD_TYPE= -DKOPT_FUZZ_OPTIMIZE=${OPTIMIZE} ${launcher}
+                        -DCMAKE_BUILD_TYPE= ${options}
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the fuzz project failed (${rc})")
