@@ -1,0 +1,724 @@
+// gemm v10: a family (docs/sweeps.md) over v8's TMA points (v6's kernel:
+// TMA + wgmma, warp-specialised, persistent) aimed at the ragged shape
+// 2000x3000x1000, where v8's best point (both operands re-pitched, then TMA)
+// takes 33.2 us against cuBLAS's 25.7 us on an H200 (0.75x). Parameters of a
+// point:
+//
+//   A_LOAD / B_LOAD = 0  TMA from the operand as given, whatever its pitch;
+//                    1  re-pitch the operand to 128-byte rows first when its
+//                       pitch is not a multiple of 128 bytes, then TMA (v8's
+//                       mode 1, with the copy kernel below).
+//   CLUSTER = 1 | 2     thread-block cluster size. At 2 the two CTAs of a
+//                       cluster work on vertically adjacent tiles (the same
+//                       columns of C, so the same B tile) in lockstep, and
+//                       each loads half of the stage's B rows with a TMA
+//                       multicast to both: B's L2 requests per tile halve.
+//                       This is what cuBLAS runs there
+//                       (nvjet_sm90_tss_192x128_64x5_1x2_h_bz_coopB_NNT:
+//                       1x2 cluster, B loaded cooperatively).
+//   PDL = 0 | 1         programmatic dependent launch: the GEMM kernel is
+//                       launched while the re-pitch copy still runs (the
+//                       copy lets its dependents launch at once) and only its
+//                       TMA thread waits for the copy (griddepcontrol.wait),
+//                       so the launch, the barrier set-up and the tensor-map
+//                       prefetch overlap the copy. No effect without a copy.
+//   TMA_STORE = 0 | 1   1: v6's epilogue, C staged in shared memory (32 KB)
+//                       and written by TMA stores. 0: v5's epilogue, stores
+//                       straight from the fragment, and no staging: at N = 192
+//                       the ring then holds 5 stages instead of 4.
+//
+// What is not v8's: the copy kernel (one block per row, no 64-bit division
+// per 16-byte chunk, four loads in flight per thread, against v8's
+// grid-stride loop), the cluster, PDL and the staging-free ring. Everything
+// else (consumers, descriptors, tile width rule, raster order) is v8's.
+//
+// Cluster protocol (CLUSTER = 2), as in the PTX ISA's description of
+// multicast bulk tensor copies and of mbarrier arrivals across a cluster:
+// - the TMA thread of each CTA arms its own full barrier with the whole
+//   stage (A tile + both halves of B), loads its A tile, and multicasts its
+//   half of the B rows (box of 32 K-rows x 64 columns, each box to the same
+//   shared-memory offset in both CTAs, completing each CTA's own full
+//   barrier at that offset). A peer's bytes may land before the local arm:
+//   the transaction count goes negative for a while, which the ISA allows;
+//   the phase completes only once the local arrival is there too.
+// - the empty barrier of a stage expects 2 consumer warpgroups x 2 CTAs:
+//   each consumer warpgroup releases a stage in its own CTA and, remotely
+//   (mapa + mbarrier.arrive.shared::cluster), in the peer, because the
+//   peer's TMA thread will overwrite this CTA's copy of the stage too.
+// - a barrier.cluster after the barriers are initialised (no multicast may
+//   reach a barrier not yet initialised) and before exit (no remote arrival
+//   may reach a CTA that has exited).
+// - a cluster's two tiles share a unit of the persistent schedule; when the
+//   tile rows are odd the last unit's second tile lies wholly below M: its
+//   CTA loads zeros (TMA fills out-of-bounds boxes), still multicasts its
+//   half of B, and stores nothing.
+//
+// Measured: nothing yet (written 2026-12-02 without a GPU; compiled with
+// nvcc 13.0 for sm_90a, every point). The hypothesis in CMakeLists.txt says
+// what each parameter is expected to be worth.
+#include <cuda.h>
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <kernelopt_params.hpp>
+
+#include "hopper.cuh"
+#include "hopper_epilogue.cuh"
+
+namespace {
+
+constexpr int kLoadTma = 0;
+constexpr int kLoadRepitchTma = 1;
+constexpr int kALoad = static_cast<int>(kopt::params::A_LOAD);
+constexpr int kBLoad = static_cast<int>(kopt::params::B_LOAD);
+constexpr int kCluster = static_cast<int>(kopt::params::CLUSTER);
+constexpr bool kPdl = kopt::params::PDL != 0;
+constexpr bool kTmaStore = kopt::params::TMA_STORE != 0;
+static_assert(kALoad == kLoadTma || kALoad == kLoadRepitchTma, "A_LOAD is 0 or 1");
+static_assert(kBLoad == kLoadTma || kBLoad == kLoadRepitchTma, "B_LOAD is 0 or 1");
+static_assert(kCluster == 1 || kCluster == 2, "CLUSTER is 1 or 2");
+static_assert(kopt::params::PDL == 0 || kopt::params::PDL == 1, "PDL is 0 or 1");
+static_assert(kopt::params::TMA_STORE == 0 || kopt::params::TMA_STORE == 1, "TMA_STORE is 0 or 1");
+
+constexpr int kBlockM = 128;
+constexpr int kBlockK = 64;    // 128 bytes of bf16: one swizzle row
+constexpr int kConsumers = 2;  // warpgroups, 64 rows of the tile each
+constexpr int kWarpgroup = 128;
+constexpr int kThreads = kWarpgroup * (1 + kConsumers);
+constexpr int kWgmmaK = 16;
+constexpr int kBoxN = 64;                           // N columns per TMA box of B: 128 bytes
+constexpr int kGroupRows = 2048;                    // rows of C per raster group (L2 reuse)
+constexpr int kATileBytes = kBlockM * kBlockK * 2;  // 16 KB
+constexpr int kBBoxBytes = kBlockK * kBoxN * 2;     // 8 KB
+constexpr int kSwizzleAtomBytes = 1024;             // 8 rows x 128 B
+constexpr int kSmemLimit = 227 * 1024;              // per block on sm_90
+// K-rows of a B box each CTA of a cluster loads (and multicasts): its share
+// of the stage's 64. A multiple of 8, so every share starts on a swizzle
+// atom and TMA writes it exactly where a 64-row box would.
+constexpr int kBShareRows = kBlockK / kCluster;
+static_assert(kBShareRows % 8 == 0, "a B share is whole 1024-byte swizzle atoms");
+
+// C staging per consumer warpgroup (TMA_STORE = 1): kCBuffers buffers of 64
+// rows x kChunkCols f32, each made of TMA boxes of 64 rows x kCBoxCols.
+constexpr int kCBoxCols = 8;
+constexpr int kCBoxBytes = 64 * kCBoxCols * 4;  // 2 KB
+constexpr int kChunkCols = 16;
+constexpr int kBoxesPerChunk = kChunkCols / kCBoxCols;
+constexpr int kChunkBytes = kBoxesPerChunk * kCBoxBytes;  // 4 KB
+constexpr int kCBuffers = 4;
+constexpr int kCStagingBytes = kCBuffers * kChunkBytes;  // 16 KB per warpgroup
+
+static_assert(kBlockM == kConsumers * 64, "one m64 wgmma row block per consumer warpgroup");
+static_assert(kBlockK * 2 == 128, "a K row of A must be one 128-byte swizzle row");
+static_assert(kBoxN * 2 == 128, "a row of a B box must be one 128-byte swizzle row");
+
+template <int kBlockN_>
+struct Tile {
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kBoxes = kBlockN / kBoxN;
+  static constexpr int kBTileBytes = kBBoxBytes * kBoxes;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  // Bytes that land in each CTA per stage: its A tile and all of B (its own
+  // share and, in a cluster, the peer's).
+  static constexpr int kTmaBytes = kStageBytes;
+  static constexpr int kCStaging = kTmaStore ? kConsumers * kCStagingBytes : 0;
+  static constexpr int kBarrierBytes = 2 * 8 * 8;  // room for up to 8 stages' pairs
+  // As many stages as fit: with staging 4 x 48 KB at 256 and 4 x 40 KB at
+  // 192; without it 4 at 256 and 5 at 192.
+  static constexpr int kStages =
+      (kSmemLimit - kCStaging - kSwizzleAtomBytes - kBarrierBytes) / kStageBytes;
+  static constexpr int kSmemBytes =
+      kStages * kStageBytes + kCStaging + 2 * kStages * 8 + kSwizzleAtomBytes;
+  static constexpr int kAcc = kBlockN / 2;  // f32 accumulators per consumer thread
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kConsumerRegs = 232;
+  static_assert(kProducerRegs * kWarpgroup + kConsumerRegs * kWarpgroup * kConsumers <= 64512,
+                "setmaxnreg cannot hand out more registers than the launch gave");
+  static constexpr int kChunks = kBlockN / kChunkCols;
+  static_assert(kBlockN % kBoxN == 0 && kStages >= 3 && kStages <= 8 && kSmemBytes <= kSmemLimit);
+  static_assert(kChunks % kCBuffers == 0);  // every tile starts on staging buffer 0
+};
+
+// ---- clusters and programmatic dependent launch (sm_90) ----------------------
+// Kept in this file so that hopper.cuh (in v5's and v6's source hashes) stays
+// as recorded. One PTX instruction per wrapper, as there.
+
+__device__ __forceinline__ std::uint32_t cluster_ctarank() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ std::uint32_t cluster_id_x() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ std::uint32_t cluster_count_x() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+  return r;
+}
+
+// Every thread of every CTA of the cluster; release/acquire order the
+// shared-memory work before it against the peers' after it. (Not .aligned:
+// the producer warpgroup's threads arrive from divergent paths.)
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// One arrival on the mbarrier at `bar` (this CTA's shared-window address) in
+// the shared memory of cluster CTA `rank`. Default semantics (release at CTA
+// scope), as CUTLASS's ClusterBarrier::arrive(cta_id): the arrival only says
+// that this CTA's wgmmas have finished reading the stage, which
+// wgmma.wait_group already guarantees; .release.cluster would add a GPU-wide
+// memory barrier (MEMBAR.ALL.GPU in the SASS) to every release.
+__device__ __forceinline__ void mbar_arrive_remote(std::uint32_t bar, std::uint32_t rank) {
+  asm volatile(
+      "{\n"
+      "  .reg .b32 remote;\n"
+      "  mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "  mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+
+// hopper::tma_load_2d to the same offset in every CTA of `cta_mask`, each
+// completing its own barrier at offset `bar`.
+__device__ __forceinline__ void tma_load_2d_multicast(std::uint32_t dst, const CUtensorMap* map,
+                                                      std::uint32_t bar, int x, int y,
+                                                      std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(x), "r"(y), "h"(cta_mask)
+      : "memory");
+}
+
+// Waits until the grids this one depends on (PDL) have completed and their
+// memory is visible; returns at once in a grid launched without PDL.
+__device__ __forceinline__ void grid_dependency_wait() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+// Lets the grids that depend on this one (PDL) launch now.
+__device__ __forceinline__ void launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+// The persistent schedule's unit: kCluster vertically adjacent tiles (one
+// per CTA of a cluster, rank r taking the r-th), in v8's order: groups of
+// kGroupRows rows of C, down the rows of a group first.
+struct UnitOrder {
+  int m_units;
+  int n_tiles;
+
+  static constexpr int kGroupUnits = kGroupRows / (kBlockM * kCluster);
+
+  [[nodiscard]] __device__ int count() const { return m_units * n_tiles; }
+
+  __device__ void coords(int unit, int& m_unit, int& n_tile) const {
+    const int per_group = kGroupUnits * n_tiles;
+    const int group = unit / per_group;
+    const int first_m = group * kGroupUnits;
+    const int rows = min(kGroupUnits, m_units - first_m);
+    const int in_group = unit - group * per_group;
+    m_unit = first_m + in_group % rows;
+    n_tile = in_group / rows;
+  }
+};
+
+template <int kBlockN>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_v10_kernel(const __grid_constant__ CUtensorMap map_a,
+                    const __grid_constant__ CUtensorMap map_b,
+                    const __grid_constant__ CUtensorMap map_c, int M, int N, int K,
+                    float* const C) {
+  using namespace hopper;
+  using T = Tile<kBlockN>;
+  extern __shared__ std::uint8_t smem_raw[];
+  // Swizzle atoms must start on 1024-byte boundaries (descriptor base offset
+  // 0). The dynamic shared memory starts at the same offset in every CTA of
+  // the kernel, so a multicast's destination offset is the same in the peer.
+  const std::uint32_t smem = (smem_u32(smem_raw) + kSwizzleAtomBytes - 1) &
+                             ~static_cast<std::uint32_t>(kSwizzleAtomBytes - 1);
+  const std::uint32_t a_ring = smem;
+  const std::uint32_t b_ring = a_ring + T::kStages * kATileBytes;
+  const std::uint32_t c_staging = b_ring + T::kStages * T::kBTileBytes;  // 1024-aligned
+  const std::uint32_t full_bar = c_staging + T::kCStaging;                // + 8 * stage
+  const std::uint32_t empty_bar = full_bar + T::kStages * 8;
+
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kWarpgroup, 0);
+  const int tid = static_cast<int>(threadIdx.x) % kWarpgroup;
+  const std::uint32_t rank = kCluster > 1 ? cluster_ctarank() : 0u;
+
+  if (threadIdx.x == 0) {
+    prefetch_tensor_map(&map_a);
+    prefetch_tensor_map(&map_b);
+    if constexpr (kTmaStore) prefetch_tensor_map(&map_c);
+    for (int s = 0; s < T::kStages; ++s) {
+      mbar_init(full_bar + 8 * s, 1);                     // the local TMA thread's arm
+      mbar_init(empty_bar + 8 * s, kConsumers * kCluster);  // every consumer of the cluster
+    }
+    fence_barrier_init();
+  }
+  if constexpr (kCluster > 1)
+    cluster_sync();
+  else
+    __syncthreads();
+
+  const UnitOrder order{((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster,
+                        (N + kBlockN - 1) / kBlockN};
+  const int first_unit =
+      kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
+  const int unit_step =
+      kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+  const int k_tiles = (K + kBlockK - 1) / kBlockK;
+
+  if (warpgroup == 0) {
+    // ---- producer: thread 0 alone ----
+    setmaxnreg_dec<T::kProducerRegs>();
+    if (tid == 0) {
+      // The operands may be the re-pitch copy's output (PDL: it may still run).
+      if constexpr (kPdl) grid_dependency_wait();
+      int stage = 0;
+      std::uint32_t phase = 0;
+      for (int unit = first_unit; unit < order.count(); unit += unit_step) {
+        int m_unit, n_tile;
+        order.coords(unit, m_unit, n_tile);
+        const int m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
+        const int n0 = n_tile * kBlockN;
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          mbar_wait(empty_bar + 8 * stage, phase ^ 1);
+          const std::uint32_t full = full_bar + 8 * stage;
+          const int k0 = kt * kBlockK;
+          const std::uint32_t a_stage = a_ring + stage * kATileBytes;
+          const std::uint32_t b_stage = b_ring + stage * T::kBTileBytes;
+          mbar_arrive_expect_tx(full, T::kTmaBytes);
+          tma_load_2d(a_stage, &map_a, full, k0, m0);
+#pragma unroll
+          for (int box = 0; box < T::kBoxes; ++box) {
+            if constexpr (kCluster > 1) {
+              const std::uint32_t share = rank * kBShareRows * 128u;
+              tma_load_2d_multicast(b_stage + box * kBBoxBytes + share, &map_b, full,
+                                    n0 + box * kBoxN, k0 + static_cast<int>(rank) * kBShareRows,
+                                    static_cast<std::uint16_t>((1u << kCluster) - 1u));
+            } else {
+              tma_load_2d(b_stage + box * kBBoxBytes, &map_b, full, n0 + box * kBoxN, k0);
+            }
+          }
+          if (++stage == T::kStages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    // ---- consumers (v8's, with the release reaching every CTA of the cluster) ----
+    setmaxnreg_inc<T::kConsumerRegs>();
+    const int half = warpgroup - 1;  // which 64 rows of the tile
+    const std::uint32_t a_half = a_ring + half * 64 * (kBlockK * 2);
+    auto release = [&](int s) {
+      if (tid == 0) {
+        mbar_arrive(empty_bar + 8 * s);
+        if constexpr (kCluster > 1) mbar_arrive_remote(empty_bar + 8 * s, rank ^ 1u);
+      }
+    };
+
+    float acc[T::kAcc];
+    int stage = 0;
+    std::uint32_t phase = 0;
+    for (int unit = first_unit; unit < order.count(); unit += unit_step) {
+      int m_unit, n_tile;
+      order.coords(unit, m_unit, n_tile);
+      const int m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
+      const int n0 = n_tile * kBlockN;
+
+      int prev_stage = 0;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        mbar_wait(full_bar + 8 * stage, phase);
+        const std::uint32_t a_addr = a_half + stage * kATileBytes;
+        const std::uint32_t b_addr = b_ring + stage * T::kBTileBytes;
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockK / kWgmmaK; ++kk) {
+          // A K-major: LBO unused (16), SBO 1024; next 16 of K is 32 bytes on.
+          // B MN-major: LBO 8192 (next 64 columns), SBO 1024 (next 8 K-rows);
+          // next 16 of K is 16 rows of 128 bytes on.
+          const std::uint64_t desc_a = make_desc_sw128(a_addr + kk * kWgmmaK * 2, 16, 1024);
+          const std::uint64_t desc_b =
+              make_desc_sw128(b_addr + kk * kWgmmaK * kBoxN * 2, kBBoxBytes, 1024);
+          wgmma_m64k16_bf16_tnspb<kBlockN>(acc, desc_a, desc_b, (kt > 0 || kk > 0) ? 1u : 0u);
+        }
+        wgmma_commit();
+        if (kt > 0) {
+          wgmma_wait<1>();  // the previous stage's wgmmas have read their operands
+          release(prev_stage);
+        }
+        prev_stage = stage;
+        if (++stage == T::kStages) {
+          stage = 0;
+          phase ^= 1;
+        }
+      }
+      wgmma_wait<0>();
+      release(prev_stage);
+#pragma unroll
+      for (int i = 0; i < T::kAcc; ++i) fence_operand(acc[i]);
+
+      // Fragment of m64nNk16: warp w owns rows 16w..16w+15; per 8 columns j a
+      // thread holds (row lane/4, cols 2*(lane%4)+{0,1}) in acc[4j], acc[4j+1]
+      // and the same columns of row lane/4+8 in acc[4j+2], acc[4j+3].
+      const int warp = tid / 32;
+      const int lane = tid % 32;
+      if constexpr (kTmaStore) {
+        // v6's epilogue: in a 64x8 box (32-byte rows) a thread's pair is at
+        // byte (16w + lane/4) * 32 + 8*(lane%4).
+        const std::uint32_t thread_off =
+            (warp * 16 + lane / 4) * (kCBoxCols * 4) + 8 * (lane % 4);
+        const std::uint32_t my_staging = c_staging + half * kCStagingBytes;
+        const int y = m0 + half * 64;
+#pragma unroll
+        for (int q = 0; q < T::kChunks; ++q) {
+          const std::uint32_t buf = my_staging + (q % kCBuffers) * kChunkBytes;
+#pragma unroll
+          for (int b = 0; b < kBoxesPerChunk; ++b) {
+            const int j = q * kBoxesPerChunk + b;
+            const std::uint32_t p = buf + b * kCBoxBytes + thread_off;
+            st_shared_v2(p, acc[4 * j], acc[4 * j + 1]);
+            st_shared_v2(p + 8 * kCBoxCols * 4, acc[4 * j + 2], acc[4 * j + 3]);
+          }
+          fence_proxy_async_shared();
+          // After this, at most kCBuffers - 2 stores are still reading: the
+          // buffer chunk q + 1 will write has been read by its last store.
+          if (tid == 0) bulk_wait_group_read<kCBuffers - 2>();
+          named_barrier_sync(1 + half, kWarpgroup);
+          if (tid == 0) {
+            if (y < M) {
+#pragma unroll
+              for (int b = 0; b < kBoxesPerChunk; ++b) {
+                const int x = n0 + (q * kBoxesPerChunk + b) * kCBoxCols;
+                if (x < N) tma_store_2d(&map_c, buf + b * kCBoxBytes, x, y);
+              }
+            }
+            bulk_commit_group();
+          }
+        }
+      } else {
+        // v5's epilogue: two float2 per 8 columns straight to global memory
+        // (a warp writes eight full 32-byte sectors per store), predicated on
+        // M and N (N is a multiple of 8: col < N implies col + 1 < N).
+        const int row = m0 + half * 64 + warp * 16 + lane / 4;
+        const int col0 = n0 + 2 * (lane % 4);
+        const bool row_ok = row < M;
+        const bool row8_ok = row + 8 < M;
+        float* c_row = C + static_cast<std::int64_t>(row) * N;
+        float* c_row8 = c_row + static_cast<std::int64_t>(8) * N;
+#pragma unroll
+        for (int j = 0; j < kBlockN / 8; ++j) {
+          const int col = col0 + 8 * j;
+          if (col < N) {
+            if (row_ok)
+              __stcs(reinterpret_cast<float2*>(c_row + col),
+                     make_float2(acc[4 * j], acc[4 * j + 1]));
+            if (row8_ok)
+              __stcs(reinterpret_cast<float2*>(c_row8 + col),
+                     make_float2(acc[4 * j + 2], acc[4 * j + 3]));
+          }
+        }
+      }
+    }
+    // Shared memory must outlive the reads of the last stores.
+    if constexpr (kTmaStore) {
+      if (tid == 0) bulk_wait_group<0>();
+    }
+  }
+  // No CTA of a cluster leaves while its peer may still arrive on its
+  // barriers (the last releases) or multicast into it.
+  if constexpr (kCluster > 1) cluster_sync();
+}
+
+void check(cudaError_t status, const char* call) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("gemm_v10: ") + call + " failed: " +
+                             cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                           &found),
+          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (found != cudaDriverEntryPointSuccess || p == nullptr)
+      throw std::runtime_error("gemm_v10: the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A row-major bf16 matrix of `rows` x `cols` with rows `pitch` elements
+// apart, read in boxes of box_rows x box_cols (box_cols * 2 = 128 bytes),
+// 128-byte swizzled, zeros outside (also in the padding past `cols`).
+CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t cols,
+                     std::int64_t pitch, std::uint32_t box_rows, std::uint32_t box_cols) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(pitch) * sizeof(__nv_bfloat16)};
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
+      box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("gemm_v10: cuTensorMapEncodeTiled failed (CUresult " +
+                             std::to_string(static_cast<int>(r)) + ")");
+  return map;
+}
+
+// C (row-major f32, M x N) written in boxes of 64 rows x kCBoxCols columns,
+// unswizzled; TMA clips boxes at the edges. N * 4 bytes is a multiple of 16
+// because N is a multiple of 8.
+CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(cols) * sizeof(float)};
+  const cuuint32_t box[2] = {kCBoxCols, 64};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("gemm_v10: cuTensorMapEncodeTiled (C) failed (CUresult " +
+                             std::to_string(static_cast<int>(r)) + ")");
+  return map;
+}
+
+// ---- re-pitching (load mode 1) -----------------------------------------------
+
+constexpr int kPitchAlign = 128 / sizeof(__nv_bfloat16);  // elements
+constexpr int kCopyThreads = 128;
+constexpr int kCopyUnroll = 4;  // 16-byte loads in flight per thread
+
+struct RepackJob {
+  const uint4* src;  // rows of `chunks` 16-byte chunks, densely packed
+  uint4* dst;        // rows of dst_chunks 16-byte chunks
+  int rows;
+  int chunks;
+  int dst_chunks;
+};
+
+// One block per row: rows of A first, then rows of B. A row is at most
+// INT_MAX / 8 chunks (the entry checks the dimensions fit in int).
+__global__ void __launch_bounds__(kCopyThreads) repack_rows_kernel(RepackJob a, RepackJob b) {
+  if constexpr (kPdl) launch_dependents();  // the GEMM's own wait covers this grid's writes
+  // Fields picked one by one: a reference to either parameter would copy
+  // both jobs to local memory.
+  const bool in_a = static_cast<int>(blockIdx.x) < a.rows;
+  const int row = in_a ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) - a.rows;
+  const int chunks = in_a ? a.chunks : b.chunks;
+  const uint4* src = (in_a ? a.src : b.src) + static_cast<std::int64_t>(row) * chunks;
+  uint4* dst = (in_a ? a.dst : b.dst) + static_cast<std::int64_t>(row) * (in_a ? a.dst_chunks : b.dst_chunks);
+  for (int c0 = static_cast<int>(threadIdx.x); c0 < chunks; c0 += kCopyThreads * kCopyUnroll) {
+    uint4 v[kCopyUnroll];
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) {
+      const int c = c0 + u * kCopyThreads;
+      if (c < chunks) v[u] = __ldcs(src + c);
+    }
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) {
+      const int c = c0 + u * kCopyThreads;
+      if (c < chunks) dst[c] = v[u];
+    }
+  }
+}
+
+// A device buffer kept across calls, grown on demand.
+// NOTE: one buffer per process, so calls on different streams must not
+// overlap (the harness uses one stream).
+__nv_bfloat16* scratch(std::size_t elems) {
+  static __nv_bfloat16* ptr = nullptr;
+  static std::size_t capacity = 0;
+  if (elems > capacity) {
+    if (ptr != nullptr) check(cudaFree(ptr), "cudaFree");
+    ptr = nullptr;
+    check(cudaMalloc(&ptr, elems * sizeof(__nv_bfloat16)), "cudaMalloc");
+    capacity = elems;
+  }
+  return ptr;
+}
+
+int round_up(int v, int to) { return (v + to - 1) / to * to; }
+
+int sm_count() {
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute");
+  return sms;
+}
+
+// The launch of a tile width: its shared-memory limit raised once, and how
+// many CTAs (clusters x kCluster) the persistent grid may have: one per SM,
+// or as many clusters as the device can hold at once (a 2-CTA cluster needs
+// two free SMs of one GPC, so that can be fewer than SMs / 2).
+template <int kBlockN>
+struct Launch {
+  int ctas = 0;
+
+  Launch() {
+    check(cudaFuncSetAttribute(gemm_v10_kernel<kBlockN>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               Tile<kBlockN>::kSmemBytes),
+          "cudaFuncSetAttribute");
+    const int sms = sm_count();
+    if constexpr (kCluster == 1) {
+      ctas = sms;
+    } else {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster));
+      config.blockDim = dim3(kThreads);
+      config.dynamicSmemBytes = Tile<kBlockN>::kSmemBytes;
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = kCluster;
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      int clusters = 0;
+      check(cudaOccupancyMaxActiveClusters(&clusters, gemm_v10_kernel<kBlockN>, &config),
+            "cudaOccupancyMaxActiveClusters");
+      if (clusters < 1)
+        throw std::runtime_error("gemm_v10: the device cannot run one " +
+                                 std::to_string(kCluster) + "-CTA cluster of this kernel");
+      ctas = clusters * kCluster;
+    }
+  }
+
+  static const Launch& get() {
+    static const Launch launch;
+    return launch;
+  }
+};
+
+// Tiles (in units of kCluster tiles) of a tile width.
+std::int64_t units(int M, int N, int block_n) {
+  const std::int64_t m_units = ((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster;
+  return m_units * ((N + block_n - 1) / block_n);
+}
+
+template <int kBlockN>
+void launch(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* C, int M,
+            int N, int K, bool after_copy, cudaStream_t stream) {
+  const Launch<kBlockN>& l = Launch<kBlockN>::get();
+  const CUtensorMap map_a = make_map(a, M, K, lda, kBlockM, kBlockK);
+  const CUtensorMap map_b = make_map(b, K, N, ldb, kBShareRows, kBoxN);
+  // C is written through map_c with TMA stores, or through C itself
+  // (TMA_STORE 0, which leaves map_c zeroed and unread).
+  const CUtensorMap map_c = kTmaStore ? make_map_c(C, M, N) : CUtensorMap{};
+  const std::int64_t clusters =
+      std::min<std::int64_t>(units(M, N, kBlockN), l.ctas / kCluster);  // persistent
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(clusters * kCluster));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = Tile<kBlockN>::kSmemBytes;
+  config.stream = stream;
+  cudaLaunchAttribute attrs[2]{};
+  unsigned n = 0;
+  if constexpr (kCluster > 1) {
+    attrs[n].id = cudaLaunchAttributeClusterDimension;
+    attrs[n].val.clusterDim.x = kCluster;
+    attrs[n].val.clusterDim.y = 1;
+    attrs[n].val.clusterDim.z = 1;
+    ++n;
+  }
+  if (kPdl && after_copy) {
+    attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[n].val.programmaticStreamSerializationAllowed = 1;
+    ++n;
+  }
+  config.attrs = attrs;
+  config.numAttrs = n;
+  check(cudaLaunchKernelEx(&config, gemm_v10_kernel<kBlockN>, map_a, map_b, map_c, M, N, K, C),
+        "cudaLaunchKernelEx(gemm_v10_kernel)");
+}
+
+// v6's tile-width rule over this point's schedule: the persistent grid runs
+// ceil(units / clusters) rounds, each as long as one tile; 192 wins where
+// 256-wide tiles leave much of the last round idle. Ties go to 256.
+int pick_block_n(int M, int N) {
+  const auto cost = [&](int block_n, int ctas) {
+    const std::int64_t clusters = std::max(1, ctas / kCluster);
+    return (units(M, N, block_n) + clusters - 1) / clusters * block_n;
+  };
+  return cost(192, Launch<192>::get().ctas) < cost(256, Launch<256>::get().ctas) ? 192 : 256;
+}
+
+int to_int(std::int64_t v, const char* name) {
+  if (v > INT_MAX)
+    throw std::invalid_argument(std::string("gemm_v10: ") + name + " exceeds INT_MAX");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+void gemm_v10(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, std::int64_t M,
+              std::int64_t N, std::int64_t K, cudaStream_t stream) {
+  if (M <= 0 || N <= 0) return;  // empty C; a 0-block grid is a launch error
+  if (K <= 0) {                  // C = 0; a tensor map cannot describe an empty A or B
+    check(cudaMemsetAsync(C, 0, static_cast<std::size_t>(M * N) * sizeof(float), stream),
+          "cudaMemsetAsync");
+    return;
+  }
+  const int m = to_int(M, "M"), n = to_int(N, "N"), k = to_int(K, "K");
+  const __nv_bfloat16* a = A;
+  const __nv_bfloat16* b = B;
+  int lda = k, ldb = n;
+  // Load mode 1: re-pitch A (rows of K) and/or B (rows of N) where they are
+  // not 128-byte aligned.
+  const bool repitch_a = kALoad == kLoadRepitchTma && k % kPitchAlign != 0;
+  const bool repitch_b = kBLoad == kLoadRepitchTma && n % kPitchAlign != 0;
+  if (repitch_a || repitch_b) {
+    const int new_lda = repitch_a ? round_up(k, kPitchAlign) : k;
+    const int new_ldb = repitch_b ? round_up(n, kPitchAlign) : n;
+    const std::size_t a_elems = repitch_a ? static_cast<std::size_t>(m) * new_lda : 0;
+    const std::size_t b_elems = repitch_b ? static_cast<std::size_t>(k) * new_ldb : 0;
+    __nv_bfloat16* buf = scratch(a_elems + b_elems);
+    constexpr int kVec = 16 / sizeof(__nv_bfloat16);  // rows are multiples of 8 elements
+    RepackJob job_a{reinterpret_cast<const uint4*>(A), reinterpret_cast<uint4*>(buf), 0, 0, 0};
+    RepackJob job_b{reinterpret_cast<const uint4*>(B), reinterpret_cast<uint4*>(buf + a_elems),
+                    0, 0, 0};
+    if (repitch_a) {
+      job_a = {job_a.src, job_a.dst, m, k / kVec, new_lda / kVec};
+      a = buf;
+      lda = new_lda;
+    }
+    if (repitch_b) {
+      job_b = {job_b.src, job_b.dst, k, n / kVec, new_ldb / kVec};
+      b = buf + a_elems;
+      ldb = new_ldb;
+    }
+    const std::int64_t rows = static_cast<std::int64_t>(job_a.rows) + job_b.rows;
+    if (rows > INT_MAX) throw std::invalid_argument("gemm_v10: M + K exceeds INT_MAX");
+    repack_rows_kernel<<<static_cast<unsigned>(rows), kCopyThreads, 0, stream>>>(job_a, job_b);
+    check(cudaGetLastError(), "repack_rows_kernel launch");
+  }
+  const bool after_copy = repitch_a || repitch_b;
+  if (pick_block_n(m, n) == 192)
+    launch<192>(a, lda, b, ldb, C, m, n, k, after_copy, stream);
+  else
+    launch<256>(a, lda, b, ldb, C, m, n, k, after_copy, stream);
+}
