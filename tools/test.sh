@@ -6,10 +6,11 @@
 #   KOPT_PRESET=<p>  the first preset instead of ci
 #   KOPT_ASAN=0      skip the asan pass
 # Each test runs in one pass: with the asan pass, the first pass builds
-# everything but runs only the tests the sanitized build leaves out (labels
-# fuzz and unsanitized: their own builds, speed verdicts ASan distorts);
-# without it, every test. Both passes run even when the first one's tests
-# fail; the exit status is non-zero if either failed.
+# everything but the GoogleTest executables and runs only the tests the
+# sanitized build leaves out (labels fuzz and unsanitized: their own builds,
+# speed verdicts ASan distorts); without it, everything and every test.
+# Both passes run even when the first one's tests fail; the exit status is
+# non-zero if either failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # --browser: chromium too, for kopt.report.html_renders_in_chromium (the
@@ -30,18 +31,26 @@ presets=("${KOPT_PRESET:-ci}")
 if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
   presets+=(asan)
 fi
-# The asan test preset excludes these labels; the first pass runs them alone.
+# The asan test preset excludes these labels; the first pass runs them
+# alone, and leaves the GoogleTest executables, which the asan pass builds
+# and runs, out of its build.
 only_unsanitized=()
+unit_tests=ON
 if ((${#presets[@]} > 1)); then
   only_unsanitized=(-L '^(fuzz|unsanitized)$')
+  unit_tests=OFF
 fi
 status=0
 for preset in "${presets[@]}"; do
   echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
-  cmake --preset "$preset"
-  cmake --build --preset "$preset" -j "$jobs"
   filter=()
-  [ "$preset" != asan ] && filter=("${only_unsanitized[@]}")
+  units=ON
+  if [ "$preset" != asan ]; then
+    filter=("${only_unsanitized[@]}")
+    units=$unit_tests
+  fi
+  cmake --preset "$preset" -DKernelOpt_BUILD_UNIT_TESTS="$units"
+  cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs" "${filter[@]}" || status=1
 done
 echo "== done ($(date -u +%H:%M:%S) UTC), status $status"
