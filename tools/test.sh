@@ -31,23 +31,16 @@ presets=("${KOPT_PRESET:-ci}")
 if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
   presets+=(asan)
 fi
-# The asan test preset excludes these labels; the first pass runs them
-# alone, and leaves the GoogleTest executables, which the asan pass builds
-# and runs, out of its build.
-only_unsanitized=()
-unit_tests=ON
-if ((${#presets[@]} > 1)); then
-  only_unsanitized=(-L '^(fuzz|unsanitized)$')
-  unit_tests=OFF
-fi
 status=0
 for preset in "${presets[@]}"; do
   echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
+  # Before the asan pass: only the labels its test preset excludes, and no
+  # GoogleTest executables (the asan pass builds and runs them).
   filter=()
   units=ON
-  if [ "$preset" != asan ]; then
-    filter=("${only_unsanitized[@]}")
-    units=$unit_tests
+  if ((${#presets[@]} > 1)) && [ "$preset" != asan ]; then
+    filter=(-L '^(fuzz|unsanitized)$')
+    units=OFF
   fi
   cmake --preset "$preset" -DKernelOpt_BUILD_UNIT_TESTS="$units"
   cmake --build --preset "$preset" -j "$jobs"
