@@ -223,14 +223,18 @@ struct UnitOrder {
 
   [[nodiscard]] __device__ int count() const { return m_units * n_tiles; }
 
-  __device__ void coords(int unit, int& m_unit, int& n_tile) const {
+  // The first row and column of C of the tile that cluster CTA `rank`
+  // computes in `unit`.
+  template <int kBlockN>
+  __device__ void origin(int unit, std::uint32_t rank, int& m0, int& n0) const {
     const int per_group = kGroupUnits * n_tiles;
     const int group = unit / per_group;
     const int first_m = group * kGroupUnits;
     const int rows = min(kGroupUnits, m_units - first_m);
     const int in_group = unit - group * per_group;
-    m_unit = first_m + in_group % rows;
-    n_tile = in_group / rows;
+    const int m_unit = first_m + in_group % rows;
+    m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
+    n0 = in_group / rows * kBlockN;
   }
 };
 
@@ -290,10 +294,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       int stage = 0;
       std::uint32_t phase = 0;
       for (int unit = first_unit; unit < order.count(); unit += unit_step) {
-        int m_unit, n_tile;
-        order.coords(unit, m_unit, n_tile);
-        const int m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
-        const int n0 = n_tile * kBlockN;
+        int m0, n0;
+        order.origin<kBlockN>(unit, rank, m0, n0);
         for (int kt = 0; kt < k_tiles; ++kt) {
           mbar_wait(empty_bar + 8 * stage, phase ^ 1);
           const std::uint32_t full = full_bar + 8 * stage;
@@ -336,10 +338,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     int stage = 0;
     std::uint32_t phase = 0;
     for (int unit = first_unit; unit < order.count(); unit += unit_step) {
-      int m_unit, n_tile;
-      order.coords(unit, m_unit, n_tile);
-      const int m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
-      const int n0 = n_tile * kBlockN;
+      int m0, n0;
+      order.origin<kBlockN>(unit, rank, m0, n0);
 
       int prev_stage = 0;
       for (int kt = 0; kt < k_tiles; ++kt) {
