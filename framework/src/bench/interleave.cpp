@@ -15,10 +15,14 @@ double median_of(std::vector<double> values) {
 
 }  // namespace
 
-std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns) {
+std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns, double slowest_wall_s) {
   if (!(settings.m_min_time_s > 0) || !(slowest_sample_ns > 0)) return 1;
   const double target_ns = settings.m_min_time_s * 1e9 * k_block_fraction;
-  const double block = std::ceil(target_ns / slowest_sample_ns);
+  double block = std::ceil(target_ns / slowest_sample_ns);
+  // The limit is timeout x count and a round takes count blocks: the count cancels.
+  if (std::isfinite(settings.m_timeout_s) && slowest_wall_s > 0) {
+    block = std::min(block, std::floor(settings.m_timeout_s * k_round_wall_fraction / slowest_wall_s));
+  }
   return static_cast<std::size_t>(std::clamp(block, 1.0, static_cast<double>(k_max_block)));
 }
 
@@ -33,14 +37,17 @@ interleaved_result run_interleaved(const sampler_settings& settings, std::size_t
 
   // Warm-up, round-robin; its times size the blocks.
   double slowest = 0;
+  double slowest_wall = 0;
   const std::size_t warmups = std::max<std::size_t>(settings.m_warmup_samples, 1);
   for (std::size_t w = 0; w < warmups; ++w) {
     for (std::size_t i = 0; i < count; ++i) {
+      const double before = wall_now_s();
       slowest = std::max(slowest, sample(i));
       if (between) between();
+      slowest_wall = std::max(slowest_wall, wall_now_s() - before);
     }
   }
-  result.m_block = block_size(settings, slowest);
+  result.m_block = block_size(settings, slowest, slowest_wall);
 
   // The samplers decide convergence; the wall-time limit is the window's.
   sampler_settings own = settings;
@@ -52,14 +59,17 @@ interleaved_result run_interleaved(const sampler_settings& settings, std::size_t
 
   std::vector<double> block;
   for (std::size_t round = 0;; ++round) {
+    // Past the limit, the rest of the round takes one sample each.
+    bool late = false;
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = round % 2 == 0 ? k : count - 1 - k;
       block.clear();
-      for (std::size_t b = 0; b < result.m_block; ++b) {
+      for (std::size_t b = 0; b < result.m_block && !(late && b > 0); ++b) {
         const double ns = sample(i);
         samplers[i].add(ns);
         block.push_back(ns);
         if (between) between();
+        late = late || wall_now_s() - start >= limit_s;
       }
       result.m_round_medians[i].push_back(median_of(block));
     }

@@ -19,6 +19,9 @@ inline constexpr std::size_t k_min_rounds = 6;
 // A block aims at this fraction of min_time, so that a run has about
 // 1 / k_block_fraction rounds when it stops on min_time.
 inline constexpr double k_block_fraction = 1.0 / 16;
+// A round takes at most this fraction of the wall-time limit, so that at
+// least 1 / k_round_wall_fraction rounds fit in it.
+inline constexpr double k_round_wall_fraction = 1.0 / 16;
 inline constexpr std::size_t k_max_block = 4096;
 
 struct interleaved_result {
@@ -30,13 +33,23 @@ struct interleaved_result {
 
 // The block size: samples per implementation per round, from the slowest
 // implementation's warm-up sample time (ns) so that a block takes about
-// k_block_fraction of min_time; 1 when min_time is 0.
-[[nodiscard]] std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns);
+// k_block_fraction of min_time; 1 when min_time is 0. A sample's wall time
+// (cache flush, synchronisation, the work between samples) can exceed its
+// timed part many times over, as for a variant that returns at once after
+// a host engine's flush of a large cache: the block is also small enough
+// that a round of `count` implementations, each sample taking the slowest
+// warm-up wall time `slowest_wall_s`, takes at most k_round_wall_fraction of
+// the wall-time limit (settings.m_timeout_s x count).
+[[nodiscard]] std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns,
+                                     double slowest_wall_s = 0);
 
 // Runs settings.m_warmup_samples discarded samples of each implementation,
 // then rounds until every implementation's sampler has converged (and at
 // least k_min_rounds rounds ran), or the wall time passes
 // settings.m_timeout_s × count, or an implementation reaches max_samples.
+// The wall time is looked at after every sample: once it has passed, the
+// block under way ends and each implementation left in the round takes one
+// sample, so that every round holds every implementation.
 // `sample(i)` takes one sample of implementation i in ns; `between` runs
 // after every sample, outside any measurement.
 [[nodiscard]] interleaved_result run_interleaved(const sampler_settings& settings, std::size_t count,
