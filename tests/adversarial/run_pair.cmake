@@ -35,6 +35,13 @@ function(optimize variant)
       set(only_speed FALSE)
     endif()
   endforeach()
+  # How many interleaved rounds the verdict rests on (the time limit can cut
+  # them short on a machine whose samples cost far more wall time than their
+  # timed part, e.g. a host cache flush of hundreds of MB).
+  string(JSON rounds ERROR_VARIABLE no_rounds GET "${doc}" timing shapes 0 paired_vs_best rounds)
+  if(NOT no_rounds)
+    string(APPEND detail " [${rounds} rounds]")
+  endif()
   set(decision ${decision} PARENT_SCOPE)
   set(detail "${detail}" PARENT_SCOPE)
   set(only_speed ${only_speed} PARENT_SCOPE)
