@@ -53,7 +53,7 @@ struct fake_machine {
 TEST(BlockSize, FromTheSampleTimeWhenTheWallTimeIsAlike) {
   // min_time 0.5 s: a block is 1/16 of it, 31.25 ms of 10 us samples.
   EXPECT_EQ(block_size(settings(0.5, 0.005, 15), 10e3, 12e-6), 3125u);
-  EXPECT_EQ(block_size(settings(0.5, 0.005, 15), 10e3), 3125u);  // wall unknown
+  EXPECT_EQ(block_size(settings(0.5, 0.005, 15), 10e3, 0), 3125u);  // wall unknown
   EXPECT_EQ(block_size(settings(0.5, 0.005, 15), 1.0, 2e-9), k_max_block);
   EXPECT_EQ(block_size(settings(0, 0.005, 15), 10e3, 12e-6), 1u);
 }

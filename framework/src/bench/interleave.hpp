@@ -38,10 +38,10 @@ struct interleaved_result {
 // timed part many times over, as for a variant that returns at once after
 // a host engine's flush of a large cache: the block is also small enough
 // that a round of `count` implementations, each sample taking the slowest
-// warm-up wall time `slowest_wall_s`, takes at most k_round_wall_fraction of
+// warm-up wall time `slowest_wall_s` (0: unknown, no bound), takes at most k_round_wall_fraction of
 // the wall-time limit (settings.m_timeout_s x count).
 [[nodiscard]] std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns,
-                                     double slowest_wall_s = 0);
+                                     double slowest_wall_s);
 
 // Runs settings.m_warmup_samples discarded samples of each implementation,
 // then rounds until every implementation's sampler has converged (and at
