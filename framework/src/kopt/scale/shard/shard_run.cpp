@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
+#include <tuple>
 
 #include "core/format.hpp"
 #include "core/process.hpp"
@@ -233,6 +234,12 @@ std::string host_cpu_model() {
   return "host CPU: unknown";
 }
 
+std::pair<std::string, std::string> unit_device(const std::string& backend,
+                                                const std::pair<std::string, std::string>& shard_device) {
+  if (backend == "host") return {host_cpu_model(), "none"};
+  return shard_device;
+}
+
 std::string host_name() {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "unknown";
@@ -280,8 +287,7 @@ shard_run_result run_shard(const suite& s, const shard_run_request& request, std
     u.m_unit = unit->m_name;
     u.m_kernel = unit->m_kernel;
     u.m_impl = unit->m_impl;
-    u.m_device_model = doc.m_device_model;
-    u.m_device_uuid = doc.m_device_uuid;
+    std::tie(u.m_device_model, u.m_device_uuid) = unit_device(m.m_backend, {doc.m_device_model, doc.m_device_uuid});
     if (!unit->m_family.empty()) {
       run_point(m, *unit, partial, u, out);
       if (u.m_device_model == "host CPU") u.m_device_model = host_cpu_model();

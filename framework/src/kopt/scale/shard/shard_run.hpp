@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kopt/scale/shard/shard_document.hpp"
 #include "kopt/scale/shard/shard_plan.hpp"
@@ -39,6 +40,13 @@ struct shard_run_result {
 
 // "host CPU: <model name from /proc/cpuinfo>", or "host CPU: unknown".
 [[nodiscard]] std::string host_cpu_model();
+// Where a unit of a kernel with this backend runs, before any result says:
+// a host-backend kernel on the host CPU (host_cpu_model, uuid "none"), any
+// other on the shard's device. Its results' device replaces it when they
+// name one; a unit with none (a point that did not compile) keeps this, so
+// that every unit of one kernel falls in one device group at the merge.
+[[nodiscard]] std::pair<std::string, std::string> unit_device(const std::string& backend,
+                                                              const std::pair<std::string, std::string>& shard_device);
 // This machine's host name, or "unknown".
 [[nodiscard]] std::string host_name();
 
