@@ -31,7 +31,23 @@ presets=("${KOPT_PRESET:-ci}")
 if [ "${KOPT_ASAN:-1}" != 0 ] && [ "${presets[0]}" != asan ]; then
   presets+=(asan)
 fi
+# A failed test's output, printed again after both passes: CI shows only the
+# tail of the log, and the first pass's failures would scroll out of it.
+# ctest keeps every test's output in Testing/Temporary/LastTest.log.
+report_failures() {  # <build dir>
+  local tmp=$1/Testing/Temporary
+  [ -s "$tmp/LastTestsFailed.log" ] || return 0
+  local name
+  while IFS=: read -r _ name; do
+    echo "-- failed in $1: $name (the last 60 lines of its output in $tmp/LastTest.log)"
+    awk -v name="$name" '
+      !on && length($0) > length(name) + 6 && substr($0, length($0) - length(name) - 5) == "Test: " name { on = 1 }
+      on { print }
+      on && index($0, "\"" name "\" end time:") == 1 { exit }' "$tmp/LastTest.log" | tail -n 60
+  done < "$tmp/LastTestsFailed.log"
+}
 status=0
+failed=()
 for preset in "${presets[@]}"; do
   echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
   # Before the asan pass: only the labels its test preset excludes, and no
@@ -44,7 +60,13 @@ for preset in "${presets[@]}"; do
   fi
   cmake --preset "$preset" -DKernelOpt_BUILD_UNIT_TESTS="$units"
   cmake --build --preset "$preset" -j "$jobs"
-  ctest --preset "$preset" -j "$jobs" "${filter[@]}" || status=1
+  if ! ctest --preset "$preset" -j "$jobs" "${filter[@]}"; then
+    status=1
+    failed+=("build-$preset")
+  fi
+done
+for dir in "${failed[@]}"; do
+  report_failures "$dir"
 done
 echo "== done ($(date -u +%H:%M:%S) UTC), status $status"
 exit "$status"

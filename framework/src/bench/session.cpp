@@ -378,33 +378,43 @@ void shape_run::check_timed_call(std::size_t i, const content& c) {
 void shape_run::fresh_content_check() {
   m_fresh_ns.assign(m_impls.size(), {});
   m_seen_ns.assign(m_impls.size(), {});
+  // Suspected of cached results (convicted when every round says so), and
+  // of running slower on new inputs (timed as on them when every round says
+  // so): both need the next round. A round that clears one clears it.
   std::vector<bool> suspect(m_impls.size(), true);
+  std::vector<bool> slower(m_impls.size(), true);
   std::vector<std::string> verdict(m_impls.size());
+  std::vector<bool> which(m_impls.size());
   for (std::size_t round = 0; round < k_fresh_rounds; ++round) {
-    if (std::none_of(suspect.begin(), suspect.end(), [](bool b) { return b; })) break;
+    for (std::size_t i = 0; i < m_impls.size(); ++i) which[i] = suspect[i] || slower[i];
+    if (std::none_of(which.begin(), which.end(), [](bool b) { return b; })) break;
     std::vector<std::size_t> before(m_impls.size());
     for (std::size_t i = 0; i < m_impls.size(); ++i) before[i] = m_fresh_ns[i].size();
-    fresh_content(round, suspect);
+    fresh_content(round, which);
     for (std::size_t i = 0; i < m_impls.size(); ++i) {
-      if (!suspect[i]) continue;
+      if (!which[i]) continue;
       if (!alive(i)) {
-        suspect[i] = false;
+        suspect[i] = slower[i] = false;
         continue;
       }
       const std::vector<double> fresh(m_fresh_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
                                       m_fresh_ns[i].end());
       const std::vector<double> seen(m_seen_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
                                      m_seen_ns[i].end());
-      verdict[i] = fresh_content_verdict(fresh, m_out[i].m_measurement.m_primary.m_stats, seen);
-      suspect[i] = !verdict[i].empty();
+      const sample_stats& repeated = m_out[i].m_measurement.m_primary.m_stats;
+      if (suspect[i]) {
+        verdict[i] = fresh_content_verdict(fresh, repeated, seen);
+        suspect[i] = !verdict[i].empty();
+      }
+      slower[i] = slower[i] && fresh_content_scale(fresh, repeated, seen).has_value();
     }
   }
   m_fresh_scale.assign(m_impls.size(), std::nullopt);
   for (std::size_t i = 0; i < m_impls.size(); ++i) {
     if (suspect[i] && alive(i)) {
       fail(i, verdict[i] + " (in each of " + std::to_string(k_fresh_rounds) + " rounds of fresh inputs)");
-    } else if (alive(i)) {
-      m_fresh_scale[i] = fresh_content_scale(m_fresh_ns[i], m_out[i].m_measurement.m_primary.m_stats.m_median,
+    } else if (slower[i] && alive(i)) {
+      m_fresh_scale[i] = fresh_content_scale(m_fresh_ns[i], m_out[i].m_measurement.m_primary.m_stats,
                                              m_seen_ns[i]);
     }
   }
@@ -516,17 +526,18 @@ std::string fresh_content_verdict(const std::vector<double>& fresh_ns, const sam
          number_text(k_fresh_p90_factor) + "x p90" + seen_text + ")): results are being reused instead of computed";
 }
 
-std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns, double repeated_median_ns,
+std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns, const sample_stats& repeated,
                                          const std::vector<double>& seen_ns) {
-  if (fresh_ns.empty() || !(repeated_median_ns > 0)) return std::nullopt;
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return quantile_sorted(v, 0.5);
-  };
-  const double fresh = median(fresh_ns);
-  const double seen = seen_ns.empty() ? 0.0 : median(seen_ns);
-  if (!(fresh > k_fresh_median_factor * std::max(repeated_median_ns, seen))) return std::nullopt;
-  return fresh / repeated_median_ns;
+  if (fresh_ns.empty() || !(repeated.m_median > 0) || !(repeated.m_min > 0)) return std::nullopt;
+  const double fastest = *std::min_element(fresh_ns.begin(), fresh_ns.end());
+  double seen = 0.0;
+  if (!seen_ns.empty()) {
+    std::vector<double> sorted = seen_ns;
+    std::sort(sorted.begin(), sorted.end());
+    seen = quantile_sorted(sorted, 0.5);
+  }
+  if (!(fastest > k_fresh_median_factor * std::max(repeated.m_median, seen))) return std::nullopt;
+  return fastest / repeated.m_min;
 }
 
 std::vector<impl_outcome> measure_shape(const kernel_spec& spec, const shape_spec& shape,
