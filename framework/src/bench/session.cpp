@@ -406,7 +406,9 @@ void shape_run::fresh_content_check() {
         verdict[i] = fresh_content_verdict(fresh, repeated, seen);
         suspect[i] = !verdict[i].empty();
       }
-      slower[i] = slower[i] && fresh_content_scale(fresh, repeated, seen).has_value();
+      // On every sample so far: a round whose seen samples all met load
+      // does not hide a cache the round before showed.
+      slower[i] = slower[i] && fresh_content_scale(m_fresh_ns[i], repeated, m_seen_ns[i]).has_value();
     }
   }
   m_fresh_scale.assign(m_impls.size(), std::nullopt);
@@ -530,12 +532,7 @@ std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns, c
                                          const std::vector<double>& seen_ns) {
   if (fresh_ns.empty() || !(repeated.m_median > 0) || !(repeated.m_min > 0)) return std::nullopt;
   const double fastest = *std::min_element(fresh_ns.begin(), fresh_ns.end());
-  double seen = 0.0;
-  if (!seen_ns.empty()) {
-    std::vector<double> sorted = seen_ns;
-    std::sort(sorted.begin(), sorted.end());
-    seen = quantile_sorted(sorted, 0.5);
-  }
+  const double seen = seen_ns.empty() ? 0.0 : *std::min_element(seen_ns.begin(), seen_ns.end());
   if (!(fastest > k_fresh_median_factor * std::max(repeated.m_median, seen))) return std::nullopt;
   return fastest / repeated.m_min;
 }

@@ -68,7 +68,7 @@ struct impl_outcome {
 // How much slower an implementation the check above did not convict runs
 // on inputs it has not seen: min(fresh_ns) / the repeated minimum, when even
 // the fastest fresh sample is slower than k_fresh_median_factor × both the
-// repeated median and the median of `seen_ns`; nullopt otherwise. The check
+// repeated median and the fastest of `seen_ns`; nullopt otherwise. The check
 // convicts on the fastest fresh sample against bounds that include the
 // repeated samples' p90, which the implementation controls with a minority
 // of its calls (an audit: a cache that recomputed on every 5th call put p90
@@ -80,12 +80,14 @@ struct impl_outcome {
 // having seen the data (a host branch predictor that learned the two
 // repeated sets) gets the time it takes on new data, which is what its
 // users see.
-// Minima on both sides: a busy machine only ever slows a sample, so
-// neither the trigger nor the factor grows with load. A median let two of
-// three fresh samples that met a burst of load scale an honest kernel 2.24x
-// on a loaded 2-core machine, and an identical copy was accepted against it.
-// The session also asks for a second round of fresh inputs and scales only
-// when every round's samples say so (k_fresh_rounds).
+// Minima throughout: a busy machine only ever slows a sample, so load can
+// neither raise the trigger's fresh side nor lower its seen side, nor grow
+// the factor. With medians, two of three fresh samples that met a burst of
+// load scaled an honest kernel 2.24x on a loaded 2-core machine, and an
+// identical copy was accepted against it; and seen samples that met load
+// widened the bound for a cache. The session asks for a second round of
+// fresh inputs and scales only when every sample so far says so, after each
+// round (k_fresh_rounds).
 [[nodiscard]] std::optional<double> fresh_content_scale(const std::vector<double>& fresh_ns,
                                                         const sample_stats& repeated,
                                                         const std::vector<double>& seen_ns);
