@@ -47,7 +47,9 @@ report_failures() {  # <build dir>
   done < "$tmp/LastTestsFailed.log"
 }
 status=0
-failed=()
+failed=()  # the build folders of the passes whose tests failed
+configure_log=$(mktemp)
+trap 'rm -f "$configure_log"' EXIT
 for preset in "${presets[@]}"; do
   echo "== preset $preset ($(date -u +%H:%M:%S) UTC)"
   # Before the asan pass: only the labels its test preset excludes, and no
@@ -58,11 +60,13 @@ for preset in "${presets[@]}"; do
     filter=(-L '^(fuzz|unsanitized)$')
     units=OFF
   fi
-  cmake --preset "$preset" -DKernelOpt_BUILD_UNIT_TESTS="$units"
+  cmake --preset "$preset" -DKernelOpt_BUILD_UNIT_TESTS="$units" | tee "$configure_log"
+  # The preset's binaryDir, as configure reports it (build-<preset>, or build for default).
+  build_dir=$(sed -n 's/^-- Build files have been written to: //p' "$configure_log" | tail -n 1)
   cmake --build --preset "$preset" -j "$jobs"
   if ! ctest --preset "$preset" -j "$jobs" "${filter[@]}"; then
     status=1
-    failed+=("build-$preset")
+    failed+=("$build_dir")
   fi
 done
 for dir in "${failed[@]}"; do

@@ -74,13 +74,8 @@ TEST(FreshContent, HonestOrLoadedSamplesAreNotScaled) {
   EXPECT_FALSE(fresh_content_scale({1e9}, repeated(0, 0), {}).has_value());
 }
 
-// Seen on a loaded 2-core machine (two other processes busy on both cores):
-// an honest v0 at n=40000, 2.67 ms a call, whose seen samples were not
-// slowed but two of its three fresh samples met the load (5.98 ms). By the
-// median of the fresh samples it was timed as on new inputs, 2.24x slower,
-// and an identical copy was accepted against it at 1.50x. The fastest
-// fresh sample is the honest time: nothing to scale.
-// The same loaded machine, the adversarial cache_tail at n=65536: cache
+// On a loaded 2-core machine (two other processes busy on both cores), the
+// adversarial cache_tail at n=65536: cache
 // hits of 135-200 us, fresh samples 4.39 ms and up. Its seen samples are
 // cache hits, but two of three met the load (3 ms and more); by their median
 // the bound was 1.5x that, and the cache kept its 22x. The fastest seen
@@ -92,6 +87,11 @@ TEST(FreshContent, SeenSamplesSlowedByLoadDoNotHideACache) {
   EXPECT_DOUBLE_EQ(*scale, 4391985.0 / 134673.0);
 }
 
+// The same loaded machine: an honest v0 at n=40000, 2.67 ms a call, whose seen samples were not
+// slowed but two of its three fresh samples met the load (5.98 ms). By the
+// median of the fresh samples it was timed as on new inputs, 2.24x slower,
+// and an identical copy was accepted against it at 1.50x. The fastest
+// fresh sample is the honest time: nothing to scale.
 TEST(FreshContent, TwoFreshSamplesSlowedByLoadDoNotScaleAnHonestKernel) {
   EXPECT_FALSE(fresh_content_scale({5975084, 5985283, 2670097}, repeated(2668705, 2900000, 2614222),
                                    {2669000, 2671000, 2668000})
@@ -164,7 +164,8 @@ void honest_with_a_burst_on_its_first_fresh_samples(void* const* b, const std::i
 
 TEST(FreshContent, ABurstOfLoadOnOneRoundOfFreshSamplesNeitherConvictsNorScales) {
   kernel_spec spec = spec_of({{"x", arg_dir::in, dtype::f32, {"n"}, {}}, {"y", arg_dir::out, dtype::f32, {"n"}, {}}},
-                             {host_impl("honest", impl_role::variant, false, &honest_with_a_burst_on_its_first_fresh_samples)},
+                             {host_impl("honest", impl_role::variant, false,
+                                        &honest_with_a_burst_on_its_first_fresh_samples)},
                              host_impl("reference", impl_role::reference, true, &twice_reference));
   const std::vector<impl_outcome> rows = measure(spec, cost_engine([] { return g_cost_ns; }));
   ASSERT_EQ(rows.size(), 1u);

@@ -378,15 +378,15 @@ void shape_run::check_timed_call(std::size_t i, const content& c) {
 void shape_run::fresh_content_check() {
   m_fresh_ns.assign(m_impls.size(), {});
   m_seen_ns.assign(m_impls.size(), {});
-  // Suspected of cached results (convicted when every round says so), and
-  // of running slower on new inputs (timed as on them when every round says
-  // so): both need the next round. A round that clears one clears it.
+  // Suspected of cached results (convicted when every round says so), or
+  // slower on new inputs (m_fresh_scale set: timed as on them when every
+  // sample so far says so after each round): both take the next round.
   std::vector<bool> suspect(m_impls.size(), true);
-  std::vector<bool> slower(m_impls.size(), true);
   std::vector<std::string> verdict(m_impls.size());
+  m_fresh_scale.assign(m_impls.size(), std::nullopt);
   std::vector<bool> which(m_impls.size());
   for (std::size_t round = 0; round < k_fresh_rounds; ++round) {
-    for (std::size_t i = 0; i < m_impls.size(); ++i) which[i] = suspect[i] || slower[i];
+    for (std::size_t i = 0; i < m_impls.size(); ++i) which[i] = suspect[i] || m_fresh_scale[i].has_value();
     if (std::none_of(which.begin(), which.end(), [](bool b) { return b; })) break;
     std::vector<std::size_t> before(m_impls.size());
     for (std::size_t i = 0; i < m_impls.size(); ++i) before[i] = m_fresh_ns[i].size();
@@ -394,30 +394,30 @@ void shape_run::fresh_content_check() {
     for (std::size_t i = 0; i < m_impls.size(); ++i) {
       if (!which[i]) continue;
       if (!alive(i)) {
-        suspect[i] = slower[i] = false;
+        suspect[i] = false;
+        m_fresh_scale[i].reset();
         continue;
       }
-      const std::vector<double> fresh(m_fresh_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
-                                      m_fresh_ns[i].end());
-      const std::vector<double> seen(m_seen_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
-                                     m_seen_ns[i].end());
       const sample_stats& repeated = m_out[i].m_measurement.m_primary.m_stats;
       if (suspect[i]) {
+        const std::vector<double> fresh(m_fresh_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
+                                        m_fresh_ns[i].end());
+        const std::vector<double> seen(m_seen_ns[i].begin() + static_cast<std::ptrdiff_t>(before[i]),
+                                       m_seen_ns[i].end());
         verdict[i] = fresh_content_verdict(fresh, repeated, seen);
         suspect[i] = !verdict[i].empty();
       }
       // On every sample so far: a round whose seen samples all met load
       // does not hide a cache the round before showed.
-      slower[i] = slower[i] && fresh_content_scale(m_fresh_ns[i], repeated, m_seen_ns[i]).has_value();
+      if (round == 0 || m_fresh_scale[i]) {
+        m_fresh_scale[i] = fresh_content_scale(m_fresh_ns[i], repeated, m_seen_ns[i]);
+      }
     }
   }
-  m_fresh_scale.assign(m_impls.size(), std::nullopt);
   for (std::size_t i = 0; i < m_impls.size(); ++i) {
     if (suspect[i] && alive(i)) {
       fail(i, verdict[i] + " (in each of " + std::to_string(k_fresh_rounds) + " rounds of fresh inputs)");
-    } else if (slower[i] && alive(i)) {
-      m_fresh_scale[i] = fresh_content_scale(m_fresh_ns[i], m_out[i].m_measurement.m_primary.m_stats,
-                                             m_seen_ns[i]);
+      m_fresh_scale[i].reset();
     }
   }
 }
