@@ -33,4 +33,23 @@ sed -E 's/(Test +#3: fails .*)\*\*\*Failed/\1   Passed/' "$dir/part1.log" > "$di
 bash "$script" "$dir/tree" start --skip-finished "$dir/all.log" > "$dir/start3.out" || fail "start part 3"
 grep -q "nothing left to run" "$dir/start3.out" || fail "part 3: $(cat "$dir/start3.out")"
 bash "$script" "$dir/tree" wait 10 || fail "part 3 wait: exit $?, want 0"
+# --exclude leaves out tests by name. ctest counts -I's numbers among the
+# tests -R/-E/-L select, so those cannot go with --skip-finished.
+grep -E 'Test +#1: passes ' "$dir/part1.log" > "$dir/only1.log"
+bash "$script" "$dir/tree" start --skip-finished "$dir/only1.log" --exclude '^also_' > "$dir/start4.out" ||
+  fail "start part 4"
+grep -q "2 left" "$dir/start4.out" || fail "part 4: $(cat "$dir/start4.out")"
+bash "$script" "$dir/tree" wait 60
+grep -qE 'Test +#3: fails ' "$log" && grep -qE 'Test +#4: skips ' "$log" || fail "part 4 did not run fails and skips: $(cat "$log")"
+grep -qE 'also_passes|Test +#1:' "$log" && fail "part 4 ran an excluded or finished test: $(cat "$log")"
+bash "$script" "$dir/tree" start --skip-finished "$dir/only1.log" -E fails > "$dir/start5.out" 2>&1; rc=$?
+((rc == 2)) || fail "-E with --skip-finished: exit $rc, want 2"
+grep -q -- "-E cannot go with --skip-finished" "$dir/start5.out" || fail "part 5: $(cat "$dir/start5.out")"
+bash "$script" "$dir/tree" start --exclude '^(also_|fails)' > /dev/null || fail "start part 6"
+bash "$script" "$dir/tree" wait 60 || fail "part 6 (--exclude alone) wait: exit $?, want 0"
+grep -qE 'also_passes|fails' "$log" && fail "part 6 ran an excluded test: $(cat "$log")"
+bash "$script" "$dir/no-such-build" start > "$dir/start6.out" 2>&1; rc=$?
+((rc == 2)) && grep -q "no build folder" "$dir/start6.out" || fail "missing build folder: exit $rc, $(cat "$dir/start6.out")"
+
+echo "whole_suite.sh: --exclude, the refused selection and a missing build folder checked"
 echo "whole_suite.sh: detached pass, exit status and --skip-finished checked"
