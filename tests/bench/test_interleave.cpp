@@ -76,7 +76,7 @@ TEST(Interleave, ARoundOfSlowFlushesStaysWithinTheLimit) {
   fake_machine m{{100.0, 100.0}, {0.06, 0.06}};
   const double warmup_s = 3 * 2 * 0.06;
   const interleaved_result r = m.run(settings(0.2, 1e-9, 3));
-  EXPECT_EQ(r.m_block, 3u);
+  EXPECT_EQ(r.m_blocks, (std::vector<std::size_t>{3, 3}));
   EXPECT_GE(r.m_rounds, 16u);
   EXPECT_LE(m.now_s - warmup_s, 6.0 + 2 * 3 * 0.06);
   for (const sampling_result& impl : r.m_impls) EXPECT_EQ(impl.m_stop.m_kind, stop_kind::timeout);
@@ -93,7 +93,7 @@ TEST(Interleave, AVariantSlowAfterTheWarmUpEndsItsBlockAtTheLimit) {
   m.slow_after = 3;  // its warm-up samples
   m.slow_wall_s = 0.6;
   const interleaved_result r = m.run(settings(10.0, 1e-9, 2));
-  EXPECT_EQ(r.m_block, k_max_block);
+  EXPECT_EQ(r.m_blocks, (std::vector<std::size_t>{k_max_block, k_max_block}));
   EXPECT_EQ(r.m_rounds, 1u);
   EXPECT_EQ(r.m_impls[0].m_samples.size(), 7u);  // 7 x 0.6 s pass the 4 s limit
   EXPECT_EQ(r.m_impls[1].m_samples.size(), 1u);
@@ -110,6 +110,37 @@ TEST(Interleave, ConvergesAsBeforeWhenSamplesCostTheirTime) {
   EXPECT_GE(r.m_rounds, k_min_rounds);
   for (const sampling_result& impl : r.m_impls) EXPECT_EQ(impl.m_stop.m_kind, stop_kind::converged);
   for (const std::vector<double>& medians : r.m_round_medians) EXPECT_EQ(medians.size(), r.m_rounds);
+}
+
+TEST(Interleave, ASlowReferenceDoesNotMultiplyTheRounds) {
+  // gemm on an H200: kernels of ~0.19 ms beside a 58 ms reference. Blocks
+  // sized by the slowest held one sample each, so each kernel's min_time
+  // (0.5 s here) took ~2600 rounds of 58 ms. Each block on its own sample
+  // time: ~16 rounds, and every implementation converges. (The fake's
+  // slowest warm-up samples, 0.4 % and 0.5 % over the others, size them:
+  // 31.25 ms / 190.8 us and / 186.9 us.)
+  fake_machine m{{190e3, 186e3, 58e6}, {190e-6, 186e-6, 58e-3}};
+  const interleaved_result r = m.run(settings(0.5, 0.005, 600));
+  EXPECT_EQ(r.m_blocks, (std::vector<std::size_t>{164, 168, 1}));
+  EXPECT_GE(r.m_rounds, k_min_rounds);
+  EXPECT_LE(r.m_rounds, 20u);
+  EXPECT_LT(m.now_s, 3.0);  // about 16 x (31 + 31 + 58) ms
+  for (const sampling_result& impl : r.m_impls) EXPECT_EQ(impl.m_stop.m_kind, stop_kind::converged);
+  for (const std::vector<double>& medians : r.m_round_medians) EXPECT_EQ(medians.size(), r.m_rounds);
+  // Each implementation's wall time is its own blocks', not an equal share.
+  EXPECT_NEAR(r.m_impls[2].m_wall_s, static_cast<double>(r.m_rounds) * 58e-3, 1e-9);
+  EXPECT_NEAR(r.m_impls[0].m_wall_s, static_cast<double>(r.m_rounds * 164) * 190e-6, 1e-9);
+}
+
+TEST(Interleave, ACheatsSlowFlushesBoundOnlyItsOwnBlock) {
+  // A cheat returning at once after a 60 ms host cache flush beside an
+  // honest 10 us kernel: the cheat's block is 3 samples (a round within
+  // 1/16 of the 3 s limit), the honest kernel's is still sized by min_time
+  // (12.5 ms of its slowest warm-up sample, 10.06 us). Sized alike, both
+  // would be 3.
+  fake_machine m{{100.0, 10e3}, {0.06, 10e-6}};
+  const interleaved_result r = m.run(settings(0.2, 1e-9, 3));
+  EXPECT_EQ(r.m_blocks, (std::vector<std::size_t>{3, 1243}));
 }
 
 }  // namespace

@@ -27,19 +27,23 @@ inline constexpr std::size_t k_max_block = 4096;
 struct interleaved_result {
   std::vector<sampling_result> m_impls;              // pooled samples per implementation
   std::vector<std::vector<double>> m_round_medians;  // [implementation][round]
-  std::size_t m_block = 1;                           // samples per implementation per round
+  std::vector<std::size_t> m_blocks;                 // [implementation]: its samples per round
   std::size_t m_rounds = 0;
 };
 
-// The block size: samples per implementation per round, from the slowest
-// implementation's warm-up sample time (ns) so that a block takes about
-// k_block_fraction of min_time; 1 when min_time is 0. A sample's wall time
-// (cache flush, synchronisation, the work between samples) can exceed its
-// timed part many times over, as for a variant that returns at once after
-// a host engine's flush of a large cache: the block is also small enough
-// that a round of `count` implementations, each sample taking the slowest
-// warm-up wall time `slowest_wall_s` (0: unknown, no bound), takes at most k_round_wall_fraction of
-// the wall-time limit (settings.m_timeout_s x count).
+// An implementation's block size: its samples per round, from its slowest
+// warm-up sample time (ns) so that its block takes about k_block_fraction of
+// min_time; 1 when min_time is 0. Each implementation has its own: sized by
+// the slowest of all, a 58 ms reference beside 0.2 ms kernels gave every
+// block one sample, and the kernels' min_time took ~1300 rounds, each paying
+// the reference's 58 ms (76 s a shape). A sample's wall time (cache flush,
+// synchronisation, the work between samples) can exceed its timed part many
+// times over, as for a variant that returns at once after a host engine's
+// flush of a large cache: the block is also small enough that it takes at
+// most k_round_wall_fraction of settings.m_timeout_s, each sample taking its
+// slowest warm-up wall time `slowest_wall_s` (0: unknown, no bound), so that
+// a round of `count` blocks takes at most k_round_wall_fraction of the
+// window's limit (settings.m_timeout_s x count).
 [[nodiscard]] std::size_t block_size(const sampler_settings& settings, double slowest_sample_ns,
                                      double slowest_wall_s);
 

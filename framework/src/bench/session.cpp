@@ -495,7 +495,7 @@ std::vector<impl_outcome> shape_run::run() {
         if (m_sampled_index[k] != static_cast<std::size_t>(-1)) names.push_back(m_impls[k]->m_name);
       }
       interleaved_rounds& rounds = o.m_rounds.emplace();
-      rounds.m_block = static_cast<std::int64_t>(m_sampled.m_block);
+      rounds.m_block = static_cast<std::int64_t>(m_sampled.m_blocks[m_sampled_index[i]]);
       rounds.m_count = static_cast<std::int64_t>(m_sampled.m_rounds);
       rounds.m_window = names;
       rounds.m_medians_ns = m_sampled.m_round_medians[m_sampled_index[i]];

@@ -119,7 +119,8 @@ const std::vector<field_doc> k_output_check_fields = {
 
 const std::vector<field_doc> k_rounds_fields = {
     {"order", "string", "`abba`"},
-    {"block", "integer", "samples per implementation per round"},
+    {"block", "integer", "this implementation's samples per round (each implementation's block is sized from its own "
+                          "warm-up samples)"},
     {"count", "integer", "rounds"},
     {"window", "array", "the implementations sampled in the same rounds, in order"},
     {"medians_ns", "array", "this implementation's median per round (each > 0)"},
