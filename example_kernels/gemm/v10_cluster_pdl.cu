@@ -8,6 +8,14 @@
 //                    1  re-pitch the operand to 128-byte rows first when its
 //                       pitch is not a multiple of 128 bytes, then TMA (v8's
 //                       mode 1, with the copy kernel below).
+//   A_LOAD = 2          re-pitch A inside the GEMM kernel (B as given,
+//                       CLUSTER=2, no PDL: the constraints in CMakeLists.txt
+//                       keep only those points): every thread of the
+//                       persistent grid first copies its share of A's rows
+//                       to the 128-byte pitch, then the grid meets at a
+//                       barrier in global memory before any TMA load of A
+//                       (see "Fused re-pitch" below). No copy kernel, no
+//                       launch of it, no wait for its last block.
 //   CLUSTER = 1 | 2     thread-block cluster size. At 2 the two CTAs of a
 //                       cluster work on vertically adjacent tiles (the same
 //                       columns of C, so the same B tile) in lockstep, and
@@ -58,6 +66,11 @@
 // seed. At 2000x3000x1000 the best point (A re-pitched, B as given,
 // CLUSTER=2, PDL=1, TMA_STORE=1) takes 30.9 us; the cluster took the
 // copy-free kernel from 40.9 to 31.8 us, PDL gave 1.1-1.3 us. cuBLAS: 25.7 us.
+// ncu on that point (docs/results/2026-12-03-h200-session23): the copy
+// kernel takes 4.2 us (latency-bound, 55 % occupancy), the GEMM 26.7 us
+// against cuBLAS's 24.5 us. A_LOAD = 2 was added after these runs to take
+// the copy kernel away; it compiles (sm_90a, nvcc 13.0: 168 registers, no
+// local memory) and has NOT run on a GPU yet.
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_bf16.h>
@@ -78,16 +91,22 @@ namespace {
 
 constexpr int kLoadTma = 0;
 constexpr int kLoadRepitchTma = 1;
+constexpr int kLoadFusedRepitch = 2;  // A only
 constexpr int kALoad = static_cast<int>(kopt::params::A_LOAD);
 constexpr int kBLoad = static_cast<int>(kopt::params::B_LOAD);
 constexpr int kCluster = static_cast<int>(kopt::params::CLUSTER);
 constexpr bool kPdl = kopt::params::PDL != 0;
 constexpr bool kTmaStore = kopt::params::TMA_STORE != 0;
-static_assert(kALoad == kLoadTma || kALoad == kLoadRepitchTma, "A_LOAD is 0 or 1");
+static_assert(kALoad == kLoadTma || kALoad == kLoadRepitchTma || kALoad == kLoadFusedRepitch,
+              "A_LOAD is 0, 1 or 2");
 static_assert(kBLoad == kLoadTma || kBLoad == kLoadRepitchTma, "B_LOAD is 0 or 1");
 static_assert(kCluster == 1 || kCluster == 2, "CLUSTER is 1 or 2");
 static_assert(kopt::params::PDL == 0 || kopt::params::PDL == 1, "PDL is 0 or 1");
 static_assert(kopt::params::TMA_STORE == 0 || kopt::params::TMA_STORE == 1, "TMA_STORE is 0 or 1");
+// The fused re-pitch copies A into the same scratch buffer a B copy would
+// use, and has no copy kernel to overlap with PDL.
+static_assert(kALoad != kLoadFusedRepitch || (kBLoad == kLoadTma && !kPdl && kCluster == 2),
+              "A_LOAD=2 goes with B_LOAD=0, PDL=0 and CLUSTER=2");
 
 constexpr int kBlockM = 128;
 constexpr int kBlockK = 64;    // 128 bytes of bf16: one swizzle row
@@ -214,6 +233,91 @@ __device__ __forceinline__ void launch_dependents() {
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
+// ---- fused re-pitch (A_LOAD = 2) ---------------------------------------------
+// Every thread of the grid copies part of A to the 128-byte pitch with
+// generic stores; the producer thread of each CTA then loads A with TMA,
+// which reads through the async proxy. The order, as the PTX ISA's memory
+// consistency model describes it for a proxy fence and release/acquire at
+// GPU scope:
+//   copying thread: its stores; fence.proxy.async.global; bar.sync (CTA);
+//   thread 0: red.release.gpu (one arrival of the CTA);
+//   producer thread: ld.acquire.gpu until every CTA has arrived;
+//     fence.proxy.async.global; then its TMA loads of A.
+// The counter needs no reset between launches: each CTA's producer also
+// departs (atom.acq_rel.gpu) once it has seen every arrival, and the last
+// to depart puts both words back to 0. Every CTA of the grid must be
+// resident at once (the persistent grid is at most as many clusters as the
+// device holds); a GPU shared with other work could leave a CTA waiting
+// for one that cannot start, which the harness's watchdog reports as a
+// hang.
+struct FusedCopy {
+  const uint4* src;       // A, rows of `chunks` 16-byte chunks, densely packed
+  uint4* dst;             // rows of dst_chunks chunks (the 128-byte pitch)
+  std::uint32_t* sync;    // {arrived, departed}, both 0 between launches
+  int rows;               // 0: no copy (A's pitch is already 128-byte aligned)
+  int chunks;
+  int dst_chunks;
+};
+
+__device__ __forceinline__ void fence_proxy_async_global() {
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+}
+__device__ __forceinline__ void red_release_gpu_add(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ std::uint32_t ld_acquire_gpu(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ std::uint32_t atom_acq_rel_gpu_add(std::uint32_t* p, std::uint32_t v) {
+  std::uint32_t old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
+// All threads of the CTA: this CTA's share of the rows (one warp per row,
+// rows dealt to the grid's warps in turn, kFusedUnroll 16-byte loads in
+// flight per lane), then the CTA's arrival.
+constexpr int kFusedUnroll = 4;
+__device__ __forceinline__ void fused_copy_and_arrive(const FusedCopy& f) {
+  const int warps = static_cast<int>(blockDim.x / 32);
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int total_warps = static_cast<int>(gridDim.x) * warps;
+  for (int row = static_cast<int>(blockIdx.x) * warps + static_cast<int>(threadIdx.x / 32); row < f.rows;
+       row += total_warps) {
+    const uint4* src = f.src + static_cast<std::int64_t>(row) * f.chunks;
+    uint4* dst = f.dst + static_cast<std::int64_t>(row) * f.dst_chunks;
+    for (int c0 = lane; c0 < f.chunks; c0 += 32 * kFusedUnroll) {
+      uint4 v[kFusedUnroll];
+#pragma unroll
+      for (int u = 0; u < kFusedUnroll; ++u) {
+        const int c = c0 + u * 32;
+        if (c < f.chunks) v[u] = __ldcs(src + c);
+      }
+#pragma unroll
+      for (int u = 0; u < kFusedUnroll; ++u) {
+        const int c = c0 + u * 32;
+        if (c < f.chunks) dst[c] = v[u];
+      }
+    }
+  }
+  fence_proxy_async_global();
+  __syncthreads();
+  if (threadIdx.x == 0) red_release_gpu_add(f.sync, 1u);
+}
+
+// The producer thread, before its first TMA load of A: every CTA's share
+// is written; then its departure (the last one resets the counter).
+__device__ __forceinline__ void fused_copy_wait(const FusedCopy& f) {
+  while (ld_acquire_gpu(f.sync) < gridDim.x) __nanosleep(64);
+  fence_proxy_async_global();
+  if (atom_acq_rel_gpu_add(f.sync + 1, 1u) == gridDim.x - 1) {
+    f.sync[0] = 0;
+    f.sync[1] = 0;
+  }
+}
+
 // The persistent schedule's unit: kCluster vertically adjacent tiles (one
 // per CTA of a cluster, rank r taking the r-th), in v8's order: groups of
 // kGroupRows rows of C, down the rows of a group first.
@@ -245,7 +349,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     gemm_v10_kernel(const __grid_constant__ CUtensorMap map_a,
                     const __grid_constant__ CUtensorMap map_b,
                     const __grid_constant__ CUtensorMap map_c, int M, int N, int K,
-                    float* const C) {
+                    float* const C, const FusedCopy fused) {
   using namespace hopper;
   using T = Tile<kBlockN>;
   extern __shared__ std::uint8_t smem_raw[];
@@ -274,6 +378,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     fence_barrier_init();
   }
+  // A_LOAD = 2: A's rows first (its __syncthreads also orders the barrier
+  // initialisation for this CTA's threads; the cluster's sync below still
+  // covers the peer).
+  if constexpr (kALoad == kLoadFusedRepitch) {
+    if (fused.rows > 0) fused_copy_and_arrive(fused);
+  }
   if constexpr (kCluster > 1)
     cluster_sync();
   else
@@ -293,6 +403,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (tid == 0) {
       // The operands may be the re-pitch copy's output (PDL: it may still run).
       if constexpr (kPdl) grid_dependency_wait();
+      if constexpr (kALoad == kLoadFusedRepitch) {
+        if (fused.rows > 0) fused_copy_wait(fused);
+      }
       int stage = 0;
       std::uint32_t phase = 0;
       for (int unit = first_unit; unit < order.count(); unit += unit_step) {
@@ -561,6 +674,18 @@ __nv_bfloat16* scratch(std::size_t elems) {
   return ptr;
 }
 
+// The fused re-pitch's grid barrier: {arrived, departed}, zeroed once; each
+// launch leaves both at 0 (fused_copy_wait). Same NOTE as scratch().
+std::uint32_t* fused_sync() {
+  static std::uint32_t* ptr = [] {
+    std::uint32_t* p = nullptr;
+    check(cudaMalloc(&p, 2 * sizeof(std::uint32_t)), "cudaMalloc");
+    check(cudaMemset(p, 0, 2 * sizeof(std::uint32_t)), "cudaMemset");
+    return p;
+  }();
+  return ptr;
+}
+
 int round_up(int v, int to) { return (v + to - 1) / to * to; }
 
 int sm_count() {
@@ -624,7 +749,7 @@ std::int64_t units(int M, int N, int block_n) {
 
 template <int kBlockN>
 void launch(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* C, int M,
-            int N, int K, bool after_copy, cudaStream_t stream) {
+            int N, int K, bool after_copy, const FusedCopy& fused, cudaStream_t stream) {
   const Launch<kBlockN>& l = Launch<kBlockN>::get();
   const CUtensorMap map_a = make_map(a, M, K, lda, kBlockM, kBlockK);
   const CUtensorMap map_b = make_map(b, K, N, ldb, kBShareRows, kBoxN);
@@ -654,7 +779,7 @@ void launch(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, fl
   }
   config.attrs = attrs;
   config.numAttrs = n;
-  check(cudaLaunchKernelEx(&config, gemm_v10_kernel<kBlockN>, map_a, map_b, map_c, M, N, K, C),
+  check(cudaLaunchKernelEx(&config, gemm_v10_kernel<kBlockN>, map_a, map_b, map_c, M, N, K, C, fused),
         "cudaLaunchKernelEx(gemm_v10_kernel)");
 }
 
@@ -691,15 +816,26 @@ void gemm_v10(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, std::int
   int lda = k, ldb = n;
   // Load mode 1: re-pitch A (rows of K) and/or B (rows of N) where they are
   // not 128-byte aligned.
+  // Load mode 2: re-pitch A inside the GEMM kernel.
   const bool repitch_a = kALoad == kLoadRepitchTma && k % kPitchAlign != 0;
   const bool repitch_b = kBLoad == kLoadRepitchTma && n % kPitchAlign != 0;
+  const bool fuse_a = kALoad == kLoadFusedRepitch && k % kPitchAlign != 0;
+  constexpr int kVec = 16 / sizeof(__nv_bfloat16);  // rows are multiples of 8 elements
+  FusedCopy fused{nullptr, nullptr, nullptr, 0, 0, 0};
+  if (fuse_a) {
+    const int new_lda = round_up(k, kPitchAlign);
+    __nv_bfloat16* buf = scratch(static_cast<std::size_t>(m) * new_lda);
+    fused = {reinterpret_cast<const uint4*>(A), reinterpret_cast<uint4*>(buf), fused_sync(), m, k / kVec,
+             new_lda / kVec};
+    a = buf;
+    lda = new_lda;
+  }
   if (repitch_a || repitch_b) {
     const int new_lda = repitch_a ? round_up(k, kPitchAlign) : k;
     const int new_ldb = repitch_b ? round_up(n, kPitchAlign) : n;
     const std::size_t a_elems = repitch_a ? static_cast<std::size_t>(m) * new_lda : 0;
     const std::size_t b_elems = repitch_b ? static_cast<std::size_t>(k) * new_ldb : 0;
     __nv_bfloat16* buf = scratch(a_elems + b_elems);
-    constexpr int kVec = 16 / sizeof(__nv_bfloat16);  // rows are multiples of 8 elements
     RepackJob job_a{reinterpret_cast<const uint4*>(A), reinterpret_cast<uint4*>(buf), 0, 0, 0};
     RepackJob job_b{reinterpret_cast<const uint4*>(B), reinterpret_cast<uint4*>(buf + a_elems),
                     0, 0, 0};
@@ -720,7 +856,7 @@ void gemm_v10(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, std::int
   }
   const bool after_copy = repitch_a || repitch_b;
   if (pick_block_n(m, n) == 192)
-    launch<192>(a, lda, b, ldb, C, m, n, k, after_copy, stream);
+    launch<192>(a, lda, b, ldb, C, m, n, k, after_copy, fused, stream);
   else
-    launch<256>(a, lda, b, ldb, C, m, n, k, after_copy, stream);
+    launch<256>(a, lda, b, ldb, C, m, n, k, after_copy, fused, stream);
 }
