@@ -276,31 +276,37 @@ __device__ __forceinline__ std::uint32_t atom_acq_rel_gpu_add(std::uint32_t* p, 
   return old;
 }
 
+// One row of 16-byte chunks, by the threads first, first + kStride, ...
+// (a block in the copy kernel, a warp in the fused copy), kCopyUnroll loads
+// in flight per thread.
+constexpr int kCopyUnroll = 4;
+template <int kStride>
+__device__ __forceinline__ void copy_row(const uint4* src, uint4* dst, int chunks, int first) {
+  for (int c0 = first; c0 < chunks; c0 += kStride * kCopyUnroll) {
+    uint4 v[kCopyUnroll];
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) {
+      const int c = c0 + u * kStride;
+      if (c < chunks) v[u] = __ldcs(src + c);
+    }
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) {
+      const int c = c0 + u * kStride;
+      if (c < chunks) dst[c] = v[u];
+    }
+  }
+}
+
 // All threads of the CTA: this CTA's share of the rows (one warp per row,
-// rows dealt to the grid's warps in turn, kFusedUnroll 16-byte loads in
-// flight per lane), then the CTA's arrival.
-constexpr int kFusedUnroll = 4;
+// rows dealt to the grid's warps in turn), then the CTA's arrival.
 __device__ __forceinline__ void fused_copy_and_arrive(const FusedCopy& f) {
   const int warps = static_cast<int>(blockDim.x / 32);
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int total_warps = static_cast<int>(gridDim.x) * warps;
   for (int row = static_cast<int>(blockIdx.x) * warps + static_cast<int>(threadIdx.x / 32); row < f.rows;
        row += total_warps) {
-    const uint4* src = f.src + static_cast<std::int64_t>(row) * f.chunks;
-    uint4* dst = f.dst + static_cast<std::int64_t>(row) * f.dst_chunks;
-    for (int c0 = lane; c0 < f.chunks; c0 += 32 * kFusedUnroll) {
-      uint4 v[kFusedUnroll];
-#pragma unroll
-      for (int u = 0; u < kFusedUnroll; ++u) {
-        const int c = c0 + u * 32;
-        if (c < f.chunks) v[u] = __ldcs(src + c);
-      }
-#pragma unroll
-      for (int u = 0; u < kFusedUnroll; ++u) {
-        const int c = c0 + u * 32;
-        if (c < f.chunks) dst[c] = v[u];
-      }
-    }
+    copy_row<32>(f.src + static_cast<std::int64_t>(row) * f.chunks,
+                 f.dst + static_cast<std::int64_t>(row) * f.dst_chunks, f.chunks, lane);
   }
   fence_proxy_async_global();
   __syncthreads();
@@ -637,7 +643,6 @@ CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
 
 constexpr int kPitchAlign = 128 / sizeof(__nv_bfloat16);  // elements
 constexpr int kCopyThreads = 128;
-constexpr int kCopyUnroll = 4;  // 16-byte loads in flight per thread
 
 struct RepackJob {
   const uint4* src;  // rows of `chunks` 16-byte chunks, densely packed
@@ -658,19 +663,7 @@ __global__ void __launch_bounds__(kCopyThreads) repack_rows_kernel(RepackJob a, 
   const int chunks = in_a ? a.chunks : b.chunks;
   const uint4* src = (in_a ? a.src : b.src) + static_cast<std::int64_t>(row) * chunks;
   uint4* dst = (in_a ? a.dst : b.dst) + static_cast<std::int64_t>(row) * (in_a ? a.dst_chunks : b.dst_chunks);
-  for (int c0 = static_cast<int>(threadIdx.x); c0 < chunks; c0 += kCopyThreads * kCopyUnroll) {
-    uint4 v[kCopyUnroll];
-#pragma unroll
-    for (int u = 0; u < kCopyUnroll; ++u) {
-      const int c = c0 + u * kCopyThreads;
-      if (c < chunks) v[u] = __ldcs(src + c);
-    }
-#pragma unroll
-    for (int u = 0; u < kCopyUnroll; ++u) {
-      const int c = c0 + u * kCopyThreads;
-      if (c < chunks) dst[c] = v[u];
-    }
-  }
+  copy_row<kCopyThreads>(src, dst, chunks, static_cast<int>(threadIdx.x));
 }
 
 // A device buffer kept across calls, grown on demand.
