@@ -6,7 +6,8 @@
 #                  one (illegal address) a REJECT naming it
 #   sanitizer.log  compute-sanitizer memcheck and racecheck (SANITIZER_TOOLS)
 #                  over every CUDA example kernel's correctness tests (its
-#                  variants; its baselines under memcheck) on its quick
+#                  variants, a family's built points while it has no
+#                  selection; its baselines under memcheck) on its quick
 #                  shapes, SANITIZER_LIMIT (300) seconds each at most,
 #                  SANITIZER_JOBS at once (0, the default: all at once);
 #                  each run's whole output in sanitizer/KERNEL.TOOL.txt;
@@ -34,8 +35,9 @@ limit=${SANITIZER_LIMIT:-300}
 # Every CUDA example kernel (every manifest under example_kernels whose
 # backend is cuda), each tool, on its quick shapes: the tests its ctest
 # correctness tests run, i.e. its variants (a family by its dispatch: its
-# champions) and, under memcheck, its baselines. Left out: sweep points
-# (their libraries exist only after `kopt sweep`), variants declared
+# champions; before its first selection, its points that `kopt sweep` has
+# built) and, under memcheck, its baselines. Left out: the other sweep
+# points (a point's library exists only after `kopt sweep`), variants declared
 # EXPECT_FAILURE (their tests fail by declaration), and baselines under
 # racecheck (library code such as cuBLAS synchronises in ways racecheck
 # cannot follow, and a report there is not this project's to fix).
@@ -44,17 +46,24 @@ limit=${SANITIZER_LIMIT:-300}
 # in sanitizer/KERNEL.TOOL.txt; sanitizer.log lists, per run, the summary
 # lines, the first reports and the exit status, in a fixed order.
 filter_of() { # MANIFEST TOOL
-  local baselines='.baselines[]'
+  local baselines='.baselines[]' selection library point points=()
   [[ $2 == memcheck ]] || baselines='empty'
-  jq -r "[.variants[] | select(.expect_failure == null) | .name + \".*\"] +
-         [$baselines | select(.expect_failure == null) | .name + \".*\"] | join(\":\")" "$1"
+  # A family with no selection yet has no dispatch: its tests skip. The
+  # points that `kopt sweep` has built run in its place, so a family's
+  # kernels are checked before its first selection too.
+  while IFS=$'\t' read -r selection library point; do
+    [[ ! -f $selection && -f $library ]] && points+=("$point.*")
+  done < <(jq -r '.variants[] | select(.expect_failure == null and .family != null) | .family as $f |
+                  ($f.points // [])[] | select(.skip == null) | [$f.selection, .library, .name] | @tsv' "$1")
+  jq -r "[.variants[] | select(.expect_failure == null) | .name + \".*\"] + \$ARGS.positional +
+         [$baselines | select(.expect_failure == null) | .name + \".*\"] | join(\":\")" "$1" --args "${points[@]}"
 }
 sanitize() { # KERNEL TOOL TEST FILTER
   local full="$out/sanitizer/$1.$2.txt" start=$SECONDS status
   echo "== $san --tool $2 $1 --gtest_filter=$4 (quick shapes, $limit s at most)"
   timeout "$limit" "$san" --tool "$2" --error-exitcode 9 "$3" --kopt_quick "--gtest_filter=$4" > "$full" 2>&1
   status=$?
-  grep -E "^\[  (PASSED|FAILED)  \] [0-9]+ tests?|ERROR SUMMARY|RACECHECK SUMMARY|tests ran" "$full"
+  grep -E "^\[  (PASSED  |FAILED  |SKIPPED )\] [0-9]+ tests?|ERROR SUMMARY|RACECHECK SUMMARY|tests ran" "$full"
   grep -E "^=========  *(Error|Invalid|Race|Program hit|Warning)" "$full" | head -20
   echo "exit $status after $((SECONDS - start)) s (whole output: sanitizer/$1.$2.txt)"
 }
