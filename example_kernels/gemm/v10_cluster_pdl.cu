@@ -24,6 +24,23 @@
 //                       This is what cuBLAS runs there
 //                       (nvjet_sm90_tss_192x128_64x5_1x2_h_bz_coopB_NNT:
 //                       1x2 cluster, B loaded cooperatively).
+//   CLUSTER_N = 1 | 2   CTAs of a cluster across N (only with CLUSTER=2,
+//                       B as given, A as given or re-pitched by the copy
+//                       kernel with PDL). At 2 the cluster is 2 x 2 tiles
+//                       (4 CTAs, rank r at (r % 2) down, (r / 2) across):
+//                       besides B shared down, the two CTAs of a row share
+//                       their A tile, each loading 64 of its 128 rows with a
+//                       multicast to both, so A's L2 requests per tile
+//                       halve too. A stage of a CTA is then written by
+//                       itself and both peers, so its empty barrier waits
+//                       for the consumers of all three. Aimed at A as given
+//                       (no copy at all): its ragged 2000-byte rows cost
+//                       the cluster-2 kernel ~5 us over a re-pitched A.
+//                       Measured on an H200
+//                       (docs/results/2026-12-03-h200-session24): correct,
+//                       and slower on every shape
+//                       (33.0-35.9 us at 2000x3000x1000): the device holds
+//                       only 30 clusters of 4, 120 CTAs for 132 SMs.
 //   PDL = 0 | 1         programmatic dependent launch: the GEMM kernel is
 //                       launched while the re-pitch copy still runs (the
 //                       copy lets its dependents launch at once) and only its
@@ -60,6 +77,13 @@
 //   tile rows are odd the last unit's second tile lies wholly below M: its
 //   CTA loads zeros (TMA fills out-of-bounds boxes), still multicasts its
 //   half of B, and stores nothing.
+// - CLUSTER_N = 2 (2 x 2 CTAs): the same for A across N. Each CTA multicasts
+//   64 of its A tile's 128 rows to itself and its N peer (rank ^ 2) and its B
+//   share to itself and its M peer (rank ^ 1); a stage's empty barrier
+//   expects 2 consumer warpgroups x 3 CTAs (itself and the two peers that
+//   write into it), and each consumer warpgroup releases in its own CTA and
+//   in both peers. A tile wholly right of N (odd tile columns) still loads
+//   and multicasts its A rows and stores nothing.
 //
 // Measured on an H200 (2026-12-03, docs/results/2026-12-03-h200-session22;
 // written 2026-12-02 without a GPU): every point correct on every shape and
@@ -97,19 +121,24 @@ constexpr int kLoadRepitchTma = 1;
 constexpr int kLoadFusedRepitch = 2;  // A only
 constexpr int kALoad = static_cast<int>(kopt::params::A_LOAD);
 constexpr int kBLoad = static_cast<int>(kopt::params::B_LOAD);
-constexpr int kCluster = static_cast<int>(kopt::params::CLUSTER);
+constexpr int kCluster = static_cast<int>(kopt::params::CLUSTER);      // CTAs along M (share B)
+constexpr int kClusterN = static_cast<int>(kopt::params::CLUSTER_N);   // CTAs along N (share A)
+constexpr int kClusterCtas = kCluster * kClusterN;
 constexpr bool kPdl = kopt::params::PDL != 0;
 constexpr bool kTmaStore = kopt::params::TMA_STORE != 0;
 static_assert(kALoad == kLoadTma || kALoad == kLoadRepitchTma || kALoad == kLoadFusedRepitch,
               "A_LOAD is 0, 1 or 2");
 static_assert(kBLoad == kLoadTma || kBLoad == kLoadRepitchTma, "B_LOAD is 0 or 1");
 static_assert(kCluster == 1 || kCluster == 2, "CLUSTER is 1 or 2");
+static_assert(kClusterN == 1 || (kClusterN == 2 && kCluster == 2),
+              "CLUSTER_N is 1, or 2 with CLUSTER=2");
 static_assert(kopt::params::PDL == 0 || kopt::params::PDL == 1, "PDL is 0 or 1");
 static_assert(kopt::params::TMA_STORE == 0 || kopt::params::TMA_STORE == 1, "TMA_STORE is 0 or 1");
 // The fused re-pitch copies A into the same scratch buffer a B copy would
 // use, and has no copy kernel to overlap with PDL.
-static_assert(kALoad != kLoadFusedRepitch || (kBLoad == kLoadTma && !kPdl && kCluster == 2),
-              "A_LOAD=2 goes with B_LOAD=0, PDL=0 and CLUSTER=2");
+static_assert(kALoad != kLoadFusedRepitch ||
+                  (kBLoad == kLoadTma && !kPdl && kCluster == 2 && kClusterN == 1),
+              "A_LOAD=2 goes with B_LOAD=0, PDL=0, CLUSTER=2 and CLUSTER_N=1");
 
 constexpr int kBlockM = 128;
 constexpr int kBlockK = 64;    // 128 bytes of bf16: one swizzle row
@@ -128,6 +157,10 @@ constexpr int kSmemLimit = 227 * 1024;              // per block on sm_90
 // atom and TMA writes it exactly where a 64-row box would.
 constexpr int kBShareRows = kBlockK / kCluster;
 static_assert(kBShareRows % 8 == 0, "a B share is whole 1024-byte swizzle atoms");
+// Rows of the A tile each CTA of an N pair loads (and multicasts): half of
+// them at CLUSTER_N = 2, whole 1024-byte swizzle atoms again.
+constexpr int kAShareRows = kBlockM / kClusterN;
+static_assert(kAShareRows % 8 == 0, "an A share is whole 1024-byte swizzle atoms");
 
 // C staging per consumer warpgroup (TMA_STORE = 1): kCBuffers buffers of 64
 // rows x kChunkCols f32, each made of TMA boxes of 64 rows x kCBoxCols.
@@ -341,29 +374,32 @@ __device__ __forceinline__ void fused_copy_wait(const FusedCopy& f) {
   }
 }
 
-// The persistent schedule's unit: kCluster vertically adjacent tiles (one
-// per CTA of a cluster, rank r taking the r-th), in v8's order: groups of
-// kGroupRows rows of C, down the rows of a group first.
+// The persistent schedule's unit: the kCluster x kClusterN tiles of one
+// cluster (CTA rank r takes the tile (r % kCluster) down and (r / kCluster)
+// across), in v8's order: groups of kGroupRows rows of C, down the rows of a
+// group first.
 struct UnitOrder {
   int m_units;
-  int n_tiles;
+  int n_units;
 
   static constexpr int kGroupUnits = kGroupRows / (kBlockM * kCluster);
 
-  [[nodiscard]] __device__ int count() const { return m_units * n_tiles; }
+  [[nodiscard]] __device__ int count() const { return m_units * n_units; }
 
-  // The first row and column of C of the tile that cluster CTA `rank`
-  // computes in `unit`.
+  // The first row and column of C of the tile that the cluster CTA at
+  // (m_rank, n_rank) of the cluster computes in `unit`.
   template <int kBlockN>
-  __device__ void origin(int unit, std::uint32_t rank, int& m0, int& n0) const {
-    const int per_group = kGroupUnits * n_tiles;
+  __device__ void origin(int unit, std::uint32_t m_rank, std::uint32_t n_rank, int& m0,
+                         int& n0) const {
+    const int per_group = kGroupUnits * n_units;
     const int group = unit / per_group;
     const int first_m = group * kGroupUnits;
     const int rows = min(kGroupUnits, m_units - first_m);
     const int in_group = unit - group * per_group;
     const int m_unit = first_m + in_group % rows;
-    m0 = (m_unit * kCluster + static_cast<int>(rank)) * kBlockM;
-    n0 = in_group / rows * kBlockN;
+    const int n_unit = in_group / rows;
+    m0 = (m_unit * kCluster + static_cast<int>(m_rank)) * kBlockM;
+    n0 = (n_unit * kClusterN + static_cast<int>(n_rank)) * kBlockN;
   }
 };
 
@@ -389,7 +425,15 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kWarpgroup, 0);
   const int tid = static_cast<int>(threadIdx.x) % kWarpgroup;
-  const std::uint32_t rank = kCluster > 1 ? cluster_ctarank() : 0u;
+  const std::uint32_t rank = kClusterCtas > 1 ? cluster_ctarank() : 0u;
+  // Where this CTA's tile lies in the cluster's (down, across), and the
+  // peers a stage of this CTA is shared with: the one down takes part of its
+  // B, the one across part of its A. (Written so that the CLUSTER_N = 1
+  // points compile as they did before CLUSTER_N existed.)
+  const std::uint32_t m_rank = kClusterN > 1 ? rank % kCluster : rank;
+  const std::uint32_t n_rank = kClusterN > 1 ? rank / kCluster : 0u;
+  const std::uint32_t m_peer = rank ^ 1u;
+  const std::uint32_t n_peer = rank ^ static_cast<std::uint32_t>(kCluster);
 
   if (threadIdx.x == 0) {
     prefetch_tensor_map(&map_a);
@@ -397,7 +441,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kTmaStore) prefetch_tensor_map(&map_c);
     for (int s = 0; s < T::kStages; ++s) {
       mbar_init(full_bar + 8 * s, 1);                     // the local TMA thread's arm
-      mbar_init(empty_bar + 8 * s, kConsumers * kCluster);  // every consumer of the cluster
+      // Released by this CTA's consumers and by those of each peer that
+      // writes into it (it writes into them too: the relation is symmetric).
+      mbar_init(empty_bar + 8 * s, kConsumers * (kCluster + kClusterN - 1));
     }
     fence_barrier_init();
   }
@@ -407,17 +453,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (kALoad == kLoadFusedRepitch) {
     if (fused.rows > 0) fused_copy_and_arrive(fused);
   }
-  if constexpr (kCluster > 1)
+  if constexpr (kClusterCtas > 1)
     cluster_sync();
   else
     __syncthreads();
 
   const UnitOrder order{((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster,
-                        (N + kBlockN - 1) / kBlockN};
+                        ((N + kBlockN - 1) / kBlockN + kClusterN - 1) / kClusterN};
   const int first_unit =
-      kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
+      kClusterCtas > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
   const int unit_step =
-      kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+      kClusterCtas > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
   const int k_tiles = (K + kBlockK - 1) / kBlockK;
 
   if (warpgroup == 0) {
@@ -433,7 +479,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       std::uint32_t phase = 0;
       for (int unit = first_unit; unit < order.count(); unit += unit_step) {
         int m0, n0;
-        order.origin<kBlockN>(unit, rank, m0, n0);
+        order.origin<kBlockN>(unit, m_rank, n_rank, m0, n0);
         for (int kt = 0; kt < k_tiles; ++kt) {
           mbar_wait(empty_bar + 8 * stage, phase ^ 1);
           const std::uint32_t full = full_bar + 8 * stage;
@@ -441,14 +487,23 @@ __global__ void __launch_bounds__(kThreads, 1)
           const std::uint32_t a_stage = a_ring + stage * kATileBytes;
           const std::uint32_t b_stage = b_ring + stage * T::kBTileBytes;
           mbar_arrive_expect_tx(full, T::kTmaBytes);
-          tma_load_2d(a_stage, &map_a, full, k0, m0);
+          if constexpr (kClusterN > 1) {
+            // n_rank: which rows of the A tile this CTA loads
+            tma_load_2d_multicast(a_stage + n_rank * kAShareRows * 128u, &map_a, full, k0,
+                                  m0 + static_cast<int>(n_rank) * kAShareRows,
+                                  static_cast<std::uint16_t>((1u << rank) | (1u << n_peer)));
+          } else {
+            tma_load_2d(a_stage, &map_a, full, k0, m0);
+          }
 #pragma unroll
           for (int box = 0; box < T::kBoxes; ++box) {
             if constexpr (kCluster > 1) {
-              const std::uint32_t share = rank * kBShareRows * 128u;
+              const std::uint32_t share = m_rank * kBShareRows * 128u;
+              const std::uint32_t mask =
+                  kClusterN > 1 ? (1u << rank) | (1u << m_peer) : (1u << kCluster) - 1u;
               tma_load_2d_multicast(b_stage + box * kBBoxBytes + share, &map_b, full,
-                                    n0 + box * kBoxN, k0 + static_cast<int>(rank) * kBShareRows,
-                                    static_cast<std::uint16_t>((1u << kCluster) - 1u));
+                                    n0 + box * kBoxN, k0 + static_cast<int>(m_rank) * kBShareRows,
+                                    static_cast<std::uint16_t>(mask));
             } else {
               tma_load_2d(b_stage + box * kBBoxBytes, &map_b, full, n0 + box * kBoxN, k0);
             }
@@ -468,7 +523,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     auto release = [&](int s) {
       if (tid == 0) {
         mbar_arrive(empty_bar + 8 * s);
-        if constexpr (kCluster > 1) mbar_arrive_remote(empty_bar + 8 * s, rank ^ 1u);
+        if constexpr (kCluster > 1) mbar_arrive_remote(empty_bar + 8 * s, m_peer);
+        if constexpr (kClusterN > 1) mbar_arrive_remote(empty_bar + 8 * s, n_peer);
       }
     };
 
@@ -477,7 +533,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     std::uint32_t phase = 0;
     for (int unit = first_unit; unit < order.count(); unit += unit_step) {
       int m0, n0;
-      order.origin<kBlockN>(unit, rank, m0, n0);
+      order.origin<kBlockN>(unit, m_rank, n_rank, m0, n0);
 
       int prev_stage = 0;
       for (int kt = 0; kt < k_tiles; ++kt) {
@@ -580,7 +636,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   // No CTA of a cluster leaves while its peer may still arrive on its
   // barriers (the last releases) or multicast into it.
-  if constexpr (kCluster > 1) cluster_sync();
+  if constexpr (kClusterCtas > 1) cluster_sync();
 }
 
 void check(cudaError_t status, const char* call) {
@@ -708,9 +764,9 @@ int sm_count() {
 }
 
 // The launch of a tile width: its shared-memory limit raised once, and how
-// many CTAs (clusters x kCluster) the persistent grid may have: one per SM,
-// or as many clusters as the device can hold at once (a 2-CTA cluster needs
-// two free SMs of one GPC, so that can be fewer than SMs / 2).
+// many CTAs (clusters x kClusterCtas) the persistent grid may have: one per
+// SM, or as many clusters as the device can hold at once (a cluster's CTAs
+// need free SMs of one GPC, so that can be fewer than SMs / kClusterCtas).
 template <int kBlockN>
 struct Launch {
   int ctas = 0;
@@ -721,16 +777,16 @@ struct Launch {
                                Tile<kBlockN>::kSmemBytes),
           "cudaFuncSetAttribute");
     const int sms = sm_count();
-    if constexpr (kCluster == 1) {
+    if constexpr (kClusterCtas == 1) {
       ctas = sms;
     } else {
       cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster));
+      config.gridDim = dim3(static_cast<unsigned>(sms / kClusterCtas * kClusterCtas));
       config.blockDim = dim3(kThreads);
       config.dynamicSmemBytes = Tile<kBlockN>::kSmemBytes;
       cudaLaunchAttribute cluster{};
       cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = kCluster;
+      cluster.val.clusterDim.x = kClusterCtas;
       cluster.val.clusterDim.y = 1;
       cluster.val.clusterDim.z = 1;
       config.attrs = &cluster;
@@ -740,8 +796,8 @@ struct Launch {
             "cudaOccupancyMaxActiveClusters");
       if (clusters < 1)
         throw std::runtime_error("gemm_v10: the device cannot run one " +
-                                 std::to_string(kCluster) + "-CTA cluster of this kernel");
-      ctas = clusters * kCluster;
+                                 std::to_string(kClusterCtas) + "-CTA cluster of this kernel");
+      ctas = clusters * kClusterCtas;
     }
   }
 
@@ -751,33 +807,35 @@ struct Launch {
   }
 };
 
-// Tiles (in units of kCluster tiles) of a tile width.
+// Units of the schedule (one cluster's kCluster x kClusterN tiles) of a
+// tile width.
 std::int64_t units(int M, int N, int block_n) {
   const std::int64_t m_units = ((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster;
-  return m_units * ((N + block_n - 1) / block_n);
+  const std::int64_t n_units = ((N + block_n - 1) / block_n + kClusterN - 1) / kClusterN;
+  return m_units * n_units;
 }
 
 template <int kBlockN>
 void launch(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* C, int M,
             int N, int K, bool after_copy, const FusedCopy& fused, cudaStream_t stream) {
   const Launch<kBlockN>& l = Launch<kBlockN>::get();
-  const CUtensorMap map_a = make_map(a, M, K, lda, kBlockM, kBlockK);
+  const CUtensorMap map_a = make_map(a, M, K, lda, kAShareRows, kBlockK);
   const CUtensorMap map_b = make_map(b, K, N, ldb, kBShareRows, kBoxN);
   // C is written through map_c with TMA stores, or through C itself
   // (TMA_STORE 0, which leaves map_c zeroed and unread).
   const CUtensorMap map_c = kTmaStore ? make_map_c(C, M, N) : CUtensorMap{};
   const std::int64_t clusters =
-      std::min<std::int64_t>(units(M, N, kBlockN), l.ctas / kCluster);  // persistent
+      std::min<std::int64_t>(units(M, N, kBlockN), l.ctas / kClusterCtas);  // persistent
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(clusters * kCluster));
+  config.gridDim = dim3(static_cast<unsigned>(clusters * kClusterCtas));
   config.blockDim = dim3(kThreads);
   config.dynamicSmemBytes = Tile<kBlockN>::kSmemBytes;
   config.stream = stream;
   cudaLaunchAttribute attrs[2]{};
   unsigned n = 0;
-  if constexpr (kCluster > 1) {
+  if constexpr (kClusterCtas > 1) {
     attrs[n].id = cudaLaunchAttributeClusterDimension;
-    attrs[n].val.clusterDim.x = kCluster;
+    attrs[n].val.clusterDim.x = kClusterCtas;
     attrs[n].val.clusterDim.y = 1;
     attrs[n].val.clusterDim.z = 1;
     ++n;
@@ -798,7 +856,7 @@ void launch(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, fl
 // 256-wide tiles leave much of the last round idle. Ties go to 256.
 int pick_block_n(int M, int N) {
   const auto cost = [&](int block_n, int ctas) {
-    const std::int64_t clusters = std::max(1, ctas / kCluster);
+    const std::int64_t clusters = std::max(1, ctas / kClusterCtas);
     return (units(M, N, block_n) + clusters - 1) / clusters * block_n;
   };
   return cost(192, Launch<192>::get().ctas) < cost(256, Launch<256>::get().ctas) ? 192 : 256;
