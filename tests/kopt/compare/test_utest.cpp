@@ -85,5 +85,53 @@ TEST(compare_utest, significance_and_minimum_effect) {
   EXPECT_EQ(noise_rule.m_rows[0].m_verdict, verdict::same);
 }
 
+std::vector<timing_point> two_rows(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<timing_point> points;
+  for (std::size_t i = 0; i < a.size(); ++i) {  // one benchmark process per repetition
+    points.push_back(point("v0", "n=16384", a[i], 0.01));
+    points.push_back(point("v0", "n=65536", b[i], 0.01));
+  }
+  return merge_repetitions(points);
+}
+
+// One binary as base and as PR, 3 processes a side, on a 2-core CI machine
+// (2026-12-03): a burst of load slowed the PR's 2nd and 3rd processes (run
+// back to back in the ABBA order) by 60 %. The noise rule alone called the
+// row SLOWER (+59 % against 3 x 15.6 % noise); the sides overlap (the PR's
+// fastest run beats the base's slowest), so it is UNSURE.
+TEST(compare_utest, few_repetitions_that_overlap_are_never_slower) {
+  const compare_result r =
+      compute_verdicts(two_rows({207, 221, 207}, {880, 843, 843}), two_rows({230, 331, 208}, {1358, 1341, 851}),
+                       k_default_threshold);
+  ASSERT_EQ(r.m_rows.size(), 2u);
+  EXPECT_GT(r.m_rows[1].m_change, 3 * *r.m_rows[1].m_noise);  // what the noise rule alone would call SLOWER
+  EXPECT_EQ(r.m_rows[1].m_verdict, verdict::unsure);
+  EXPECT_NE(r.m_rows[0].m_verdict, verdict::slower);
+  ASSERT_TRUE(r.m_geomean);
+  EXPECT_NE(r.m_geomean->m_verdict, verdict::slower);
+  EXPECT_FALSE(r.any_slower());
+}
+
+// The same rule keeps real changes: sides apart by 10 %, 3 a side.
+TEST(compare_utest, few_repetitions_apart_keep_their_verdict) {
+  const std::vector<timing_point> base = two_rows({200, 202, 201}, {800, 805, 798});
+  const compare_result slower = compute_verdicts(base, two_rows({221, 223, 220}, {880, 886, 879}),
+                                                 k_default_threshold);
+  EXPECT_EQ(slower.m_rows[0].m_verdict, verdict::slower);
+  EXPECT_EQ(slower.m_rows[1].m_verdict, verdict::slower);
+  EXPECT_EQ(slower.m_geomean->m_verdict, verdict::slower);
+  const compare_result faster = compute_verdicts(base, two_rows({181, 182, 180}, {720, 724, 719}),
+                                                 k_default_threshold);
+  EXPECT_EQ(faster.m_rows[0].m_verdict, verdict::faster);
+  EXPECT_EQ(faster.m_geomean->m_verdict, verdict::faster);
+  // One overlapping repetition is enough to withhold the verdict, even where
+  // the noise rule alone would give it.
+  const compare_result overlap = compute_verdicts(base, two_rows({260, 261, 201.9}, {880, 886, 879}),
+                                                  k_default_threshold);
+  EXPECT_GT(overlap.m_rows[0].m_change, 3 * *overlap.m_rows[0].m_noise);
+  EXPECT_EQ(overlap.m_rows[0].m_verdict, verdict::unsure);
+  EXPECT_EQ(overlap.m_rows[1].m_verdict, verdict::slower);
+}
+
 }  // namespace
 }  // namespace kopt::test

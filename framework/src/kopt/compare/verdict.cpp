@@ -48,6 +48,44 @@ std::optional<double> combined(std::optional<double> a, std::optional<double> b)
   return std::hypot(*a, *b);
 }
 
+// 2 or more repetitions a side, but too few for the U test.
+bool few_repetitions(const std::vector<double>& base, const std::vector<double>& next) {
+  return base.size() >= 2 && next.size() >= 2 &&
+         (base.size() < k_utest_min_repetitions || next.size() < k_utest_min_repetitions);
+}
+
+// With few repetitions the noise rule's spread rests on a handful of values,
+// and one burst of load on the machine can slow most of one side's
+// processes. A FASTER or SLOWER then also needs the two sides apart: every
+// repetition of the slower side slower than every repetition of the faster
+// one. At 3 a side that is the strongest result a rank test can give
+// (one-sided p = 1/20). Returns the verdict, UNSURE where the sides overlap.
+verdict require_apart(verdict v, const std::vector<double>& base, const std::vector<double>& next) {
+  if ((v != verdict::slower && v != verdict::faster) || !few_repetitions(base, next)) return v;
+  const auto [base_min, base_max] = std::minmax_element(base.begin(), base.end());
+  const auto [next_min, next_max] = std::minmax_element(next.begin(), next.end());
+  const bool apart = v == verdict::slower ? *next_min > *base_max : *next_max < *base_min;
+  return apart ? v : verdict::unsure;
+}
+
+// The geomean over rows of each repetition (the i-th of every row: one
+// process of the benchmark), or nothing when the rows differ in their
+// repetition counts (the i-th values then need not come from one process).
+std::vector<double> geomean_per_repetition(const std::vector<const std::vector<double>*>& rows) {
+  if (rows.empty()) return {};
+  const std::size_t n = rows.front()->size();
+  for (const std::vector<double>* row : rows) {
+    if (row->size() != n) return {};
+  }
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> values;
+    for (const std::vector<double>* row : rows) values.push_back((*row)[i]);
+    out.push_back(geometric_mean(values).value_or(0));
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* to_string(verdict v) {
@@ -153,6 +191,8 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
   const std::string renamed = by_shape ? *base_impls.begin() + " -> " + *next_impls.begin() : "";
 
   std::vector<double> ratios;
+  std::vector<const std::vector<double>*> base_reps;
+  std::vector<const std::vector<double>*> next_reps;
   double noise_sq = 0;
   bool noise_known = true;
   for (const timing_point& b : base) {
@@ -175,8 +215,11 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
       row.m_p_value = mann_whitney_p(b.m_repetitions_ns, n->m_repetitions_ns);
       row.m_verdict = classify_utest(row.m_change, *row.m_p_value, row.m_threshold);
     } else {
-      row.m_verdict = classify(row.m_change, row.m_noise, row.m_threshold);
+      row.m_verdict = require_apart(classify(row.m_change, row.m_noise, row.m_threshold), b.m_repetitions_ns,
+                                    n->m_repetitions_ns);
     }
+    base_reps.push_back(&b.m_repetitions_ns);
+    next_reps.push_back(&n->m_repetitions_ns);
     ratios.push_back(row.m_new_ns / row.m_base_ns);
     if (row.m_noise) {
       noise_sq += *row.m_noise * *row.m_noise;
@@ -206,7 +249,8 @@ compare_result compute_verdicts(const std::vector<timing_point>& base, const std
     g.m_change = geometric_mean(ratios).value_or(1) - 1;
     if (noise_known) g.m_noise = std::sqrt(noise_sq) / static_cast<double>(ratios.size());
     g.m_threshold = std::max(threshold, geomean_band.value_or(0.0));
-    g.m_verdict = classify(g.m_change, g.m_noise, g.m_threshold);
+    g.m_verdict = require_apart(classify(g.m_change, g.m_noise, g.m_threshold),
+                                geomean_per_repetition(base_reps), geomean_per_repetition(next_reps));
     result.m_geomean = g;
   }
   return result;

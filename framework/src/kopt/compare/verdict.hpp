@@ -9,9 +9,15 @@
 //   - otherwise the noise rule: noise = sqrt(noise_base^2 + noise_new^2),
 //     each the relative standard error of a median (as the benchmark measured
 //     it, or from the spread of the repetitions); |change| > 3 noise FASTER /
-//     SLOWER, otherwise (or noise unknown) UNSURE.
+//     SLOWER, otherwise (or noise unknown) UNSURE. With 2 to 8 repetitions
+//     a side, FASTER / SLOWER also needs the sides apart (every repetition
+//     of the slower side slower than every one of the faster), else UNSURE:
+//     a spread from so few values is uncertain, and one burst of load can
+//     slow most of one side's processes.
 // The geomean row uses the geometric mean of the ratios and the noise of a
-// mean of logarithms, sqrt(sum noise_i^2) / n. Only SLOWER fails a run.
+// mean of logarithms, sqrt(sum noise_i^2) / n; with 2 to 8 repetitions a
+// side, the same apart rule over the per-repetition geomeans (when every
+// row has as many). Only SLOWER fails a run.
 #pragma once
 
 #include <filesystem>
