@@ -384,6 +384,13 @@ struct UnitOrder {
 
   static constexpr int kGroupUnits = kGroupRows / (kBlockM * kCluster);
 
+  // The units of an M x N product in tiles kBlockN wide (the kernel's
+  // schedule and the host's grid and tile-width rule alike).
+  __host__ __device__ static UnitOrder of(int M, int N, int block_n) {
+    return {((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster,
+            ((N + block_n - 1) / block_n + kClusterN - 1) / kClusterN};
+  }
+
   [[nodiscard]] __device__ int count() const { return m_units * n_units; }
 
   // The first row and column of C of the tile that the cluster CTA at
@@ -458,8 +465,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   else
     __syncthreads();
 
-  const UnitOrder order{((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster,
-                        ((N + kBlockN - 1) / kBlockN + kClusterN - 1) / kClusterN};
+  const UnitOrder order = UnitOrder::of(M, N, kBlockN);
   const int first_unit =
       kClusterCtas > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
   const int unit_step =
@@ -810,9 +816,8 @@ struct Launch {
 // Units of the schedule (one cluster's kCluster x kClusterN tiles) of a
 // tile width.
 std::int64_t units(int M, int N, int block_n) {
-  const std::int64_t m_units = ((M + kBlockM - 1) / kBlockM + kCluster - 1) / kCluster;
-  const std::int64_t n_units = ((N + block_n - 1) / block_n + kClusterN - 1) / kClusterN;
-  return m_units * n_units;
+  const UnitOrder order = UnitOrder::of(M, N, block_n);
+  return static_cast<std::int64_t>(order.m_units) * order.n_units;
 }
 
 template <int kBlockN>
