@@ -244,7 +244,8 @@ targets without writing a harness.
     ``tensor_cores mma_sync wgmma cp_async tma mbarrier vector_load_128
     vector_store_128 ldmatrix stmatrix warp_shuffle smem_tiling fast_math``,
     and (no SASS signature) ``register_blocking online_softmax
-    loop_interchange cache_blocking`` (docs/static-checks.md).
+    loop_interchange cache_blocking l2_promotion pipeline_depth
+    store_coalescing`` (docs/static-checks.md).
     ``<method>=<MACRO>`` makes the method switchable for ablation
     (docs/ablation.md): the variant is compiled with ``-D<MACRO>=1``, and an
     ablated build ``<variant>__no_<method>`` (target

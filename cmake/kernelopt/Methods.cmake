@@ -22,7 +22,10 @@ function(_kernel_opt_method_signature out method)
     "register_blocking="
     "online_softmax="
     "loop_interchange="
-    "cache_blocking=")
+    "cache_blocking="
+    "l2_promotion="
+    "pipeline_depth="
+    "store_coalescing=")
   set(result NOTFOUND)
   foreach(entry IN LISTS signatures ARGN)
     if(entry MATCHES "^([a-z0-9_]+)=(.*)$" AND CMAKE_MATCH_1 STREQUAL method)

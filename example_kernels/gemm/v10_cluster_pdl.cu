@@ -24,10 +24,19 @@
 //                       This is what cuBLAS runs there
 //                       (nvjet_sm90_tss_192x128_64x5_1x2_h_bz_coopB_NNT:
 //                       1x2 cluster, B loaded cooperatively).
-//   CLUSTER_N = 1 | 2   CTAs of a cluster across N (only with CLUSTER=2,
-//                       B as given, A as given or re-pitched by the copy
-//                       kernel with PDL). At 2 the cluster is 2 x 2 tiles
-//                       (4 CTAs, rank r at (r % 2) down, (r / 2) across):
+//   CLUSTER_N = 1 | 2   CTAs of a cluster across N (only with B as given,
+//                       A as given or re-pitched by the copy kernel with
+//                       PDL). With CLUSTER=1 the cluster is 1 x 2 tiles: the
+//                       two CTAs share their A tile (each loads 64 of its
+//                       128 rows with a multicast to both) and each loads
+//                       its own B. That is the other way round from
+//                       CLUSTER=2 and is what cuBLAS's kernel for
+//                       2000x3000x1000 does: in its column-major terms our
+//                       A is its B, which it loads cooperatively (coopB)
+//                       across a 1x2 cluster; it reads both operands as
+//                       given, with no copy. With CLUSTER=2 the cluster is
+//                       2 x 2 tiles (4 CTAs, rank r at (r % 2) down,
+//                       (r / 2) across):
 //                       besides B shared down, the two CTAs of a row share
 //                       their A tile, each loading 64 of its 128 rows with a
 //                       multicast to both, so A's L2 requests per tile
@@ -111,6 +120,29 @@
 
 #include <kernelopt_params.hpp>
 
+// Method switches for kopt ablate (docs/ablation.md, "Families"): 1 unless
+// the build defines them 0, which only kopt ablate's builds of the
+// champions do. Each 0 branch is this kernel as it was before the method
+// (2026-12-03, docs/results/2026-12-03-h200-session25), correct on every
+// shape.
+// - KOPT_GEMM10_L2_PROMOTION (l2_promotion). On: an operand map whose rows
+//   do not start on 128-byte lines is promoted to 64 bytes in L2, one whose
+//   rows do to 256 (make_map). Off: 256 bytes for both, v8's maps.
+// - KOPT_GEMM10_C_BOX64 (store_coalescing). On: C stored through 64-byte, 64-byte
+//   swizzled box rows (c_box_offset). Off: 32-byte unswizzled rows, v8's.
+// - KOPT_GEMM10_DEEP_RING (pipeline_depth). On: 3 C staging buffers where that
+//   buys a fifth stage (Tile::kCBuffers, N = 192 with TMA stores). Off:
+//   always 4, so 4 stages there, v8's.
+#ifndef KOPT_GEMM10_L2_PROMOTION
+#define KOPT_GEMM10_L2_PROMOTION 1
+#endif
+#ifndef KOPT_GEMM10_C_BOX64
+#define KOPT_GEMM10_C_BOX64 1
+#endif
+#ifndef KOPT_GEMM10_DEEP_RING
+#define KOPT_GEMM10_DEEP_RING 1
+#endif
+
 #include "hopper.cuh"
 #include "hopper_epilogue.cuh"
 
@@ -130,8 +162,7 @@ static_assert(kALoad == kLoadTma || kALoad == kLoadRepitchTma || kALoad == kLoad
               "A_LOAD is 0, 1 or 2");
 static_assert(kBLoad == kLoadTma || kBLoad == kLoadRepitchTma, "B_LOAD is 0 or 1");
 static_assert(kCluster == 1 || kCluster == 2, "CLUSTER is 1 or 2");
-static_assert(kClusterN == 1 || (kClusterN == 2 && kCluster == 2),
-              "CLUSTER_N is 1, or 2 with CLUSTER=2");
+static_assert(kClusterN == 1 || kClusterN == 2, "CLUSTER_N is 1 or 2");
 static_assert(kopt::params::PDL == 0 || kopt::params::PDL == 1, "PDL is 0 or 1");
 static_assert(kopt::params::TMA_STORE == 0 || kopt::params::TMA_STORE == 1, "TMA_STORE is 0 or 1");
 // The fused re-pitch copies A into the same scratch buffer a B copy would
@@ -162,15 +193,31 @@ static_assert(kBShareRows % 8 == 0, "a B share is whole 1024-byte swizzle atoms"
 constexpr int kAShareRows = kBlockM / kClusterN;
 static_assert(kAShareRows % 8 == 0, "an A share is whole 1024-byte swizzle atoms");
 
-// C staging per consumer warpgroup (TMA_STORE = 1): kCBuffers buffers of 64
-// rows x kChunkCols f32, each made of TMA boxes of 64 rows x kCBoxCols.
-constexpr int kCBoxCols = 8;
-constexpr int kCBoxBytes = 64 * kCBoxCols * 4;  // 2 KB
+// C staging per consumer warpgroup (TMA_STORE = 1): Tile::kCBuffers buffers
+// of 64 rows x kChunkCols f32, each made of TMA boxes of 64 rows x kCBoxCols.
+// A box row is 64 bytes (v6/v8: 8 columns, 32 bytes): each row of a store
+// is one L2 request, and at 2000x3000x1000 the L2's tag lookups are what
+// the kernel waits on (ncu, docs/results/2026-12-03-h200-session25), so C
+// costs half the requests. The box is 64-byte swizzled (c_box_offset) so
+// that the fragment's stores into it stay free of bank conflicts.
+constexpr int kCBoxCols = KOPT_GEMM10_C_BOX64 ? 16 : 8;
+constexpr int kCBoxBytes = 64 * kCBoxCols * 4;  // 4 KB (2 KB with 8 columns)
 constexpr int kChunkCols = 16;
 constexpr int kBoxesPerChunk = kChunkCols / kCBoxCols;
 constexpr int kChunkBytes = kBoxesPerChunk * kCBoxBytes;  // 4 KB
-constexpr int kCBuffers = 4;
-constexpr int kCStagingBytes = kCBuffers * kChunkBytes;  // 16 KB per warpgroup
+static_assert(kCBoxCols == 8 || kCBoxCols == 16, "a C box row is 32 (unswizzled) or 64 bytes");
+constexpr bool kCSwizzle64 = kCBoxCols == 16;
+static_assert(kChunkCols % kCBoxCols == 0);
+
+// Byte offset of (row, col) in a C box: rows of kCBoxCols * 4 bytes; with
+// 64-byte rows CU_TENSOR_MAP_SWIZZLE_64B's order (the 16-byte unit of a
+// row XORed with bits 7-8 of the offset, i.e. with (row / 2) % 4; the box
+// starts on a 512-byte boundary).
+__device__ __forceinline__ std::uint32_t c_box_offset(int row, int col) {
+  const int unit = (col * 4) / 16;
+  const int swizzled = kCSwizzle64 ? unit ^ ((row >> 1) & 3) : unit;
+  return static_cast<std::uint32_t>(row * kCBoxCols * 4 + swizzled * 16 + (col * 4) % 16);
+}
 
 static_assert(kBlockM == kConsumers * 64, "one m64 wgmma row block per consumer warpgroup");
 static_assert(kBlockK * 2 == 128, "a K row of A must be one 128-byte swizzle row");
@@ -185,12 +232,25 @@ struct Tile {
   // Bytes that land in each CTA per stage: its A tile and all of B (its own
   // share and, in a cluster, the peer's).
   static constexpr int kTmaBytes = kStageBytes;
-  static constexpr int kCStaging = kTmaStore ? kConsumers * kCStagingBytes : 0;
   static constexpr int kBarrierBytes = 2 * 8 * 8;  // room for up to 8 stages' pairs
-  // As many stages as fit: with staging 4 x 48 KB at 256 and 4 x 40 KB at
-  // 192; without it 4 at 256 and 5 at 192.
-  static constexpr int kStages =
-      (kSmemLimit - kCStaging - kSwizzleAtomBytes - kBarrierBytes) / kStageBytes;
+  static constexpr int kChunks = kBlockN / kChunkCols;
+  static constexpr int stages_beside(int staging_bytes) {
+    return (kSmemLimit - staging_bytes - kSwizzleAtomBytes - kBarrierBytes) / kStageBytes;
+  }
+  // C staging buffers per consumer warpgroup: 4, or 3 where that leaves the
+  // ring one more stage (N = 192: 5 x 40 KB + 2 x 12 KB, as cuBLAS's
+  // 5-stage kernel for 2000x3000x1000 holds) and a tile's chunks still start
+  // on buffer 0. Fewer buffers only let fewer TMA stores of C be in flight.
+  static constexpr int kCBuffers =
+      KOPT_GEMM10_DEEP_RING && kTmaStore && kChunks % 3 == 0 &&
+              stages_beside(kConsumers * 3 * kChunkBytes) > stages_beside(kConsumers * 4 * kChunkBytes)
+          ? 3
+          : 4;
+  static constexpr int kCStagingBytes = kCBuffers * kChunkBytes;  // per warpgroup
+  static constexpr int kCStaging = kTmaStore ? kConsumers * kCStagingBytes : 0;
+  // As many stages as fit: with staging 4 x 48 KB at 256 and 5 x 40 KB at
+  // 192 (3 buffers); without it 4 at 256 and 5 at 192.
+  static constexpr int kStages = stages_beside(kCStaging);
   static constexpr int kSmemBytes =
       kStages * kStageBytes + kCStaging + 2 * kStages * 8 + kSwizzleAtomBytes;
   static constexpr int kAcc = kBlockN / 2;  // f32 accumulators per consumer thread
@@ -198,9 +258,8 @@ struct Tile {
   static constexpr int kConsumerRegs = 232;
   static_assert(kProducerRegs * kWarpgroup + kConsumerRegs * kWarpgroup * kConsumers <= 64512,
                 "setmaxnreg cannot hand out more registers than the launch gave");
-  static constexpr int kChunks = kBlockN / kChunkCols;
   static_assert(kBlockN % kBoxN == 0 && kStages >= 3 && kStages <= 8 && kSmemBytes <= kSmemLimit);
-  static_assert(kChunks % kCBuffers == 0);  // every tile starts on staging buffer 0
+  static_assert(kChunks % kCBuffers == 0 && kCBuffers >= 2);  // every tile starts on buffer 0
 };
 
 // ---- clusters and programmatic dependent launch (sm_90) ----------------------
@@ -579,26 +638,28 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int warp = tid / 32;
       const int lane = tid % 32;
       if constexpr (kTmaStore) {
-        // v6's epilogue: in a 64x8 box (32-byte rows) a thread's pair is at
-        // byte (16w + lane/4) * 32 + 8*(lane%4).
-        const std::uint32_t thread_off =
-            (warp * 16 + lane / 4) * (kCBoxCols * 4) + 8 * (lane % 4);
-        const std::uint32_t my_staging = c_staging + half * kCStagingBytes;
+        // v6's epilogue with wider boxes: a thread's pairs of chunk q are at
+        // rows 16w + lane/4 (+ 8) of the warpgroup's 64, columns
+        // 8 * jj + 2 * (lane % 4) of the chunk's kChunkCols.
+        const int row = warp * 16 + lane / 4;
+        const std::uint32_t my_staging = c_staging + half * T::kCStagingBytes;
         const int y = m0 + half * 64;
 #pragma unroll
         for (int q = 0; q < T::kChunks; ++q) {
-          const std::uint32_t buf = my_staging + (q % kCBuffers) * kChunkBytes;
+          const std::uint32_t buf = my_staging + (q % T::kCBuffers) * kChunkBytes;
 #pragma unroll
-          for (int b = 0; b < kBoxesPerChunk; ++b) {
-            const int j = q * kBoxesPerChunk + b;
-            const std::uint32_t p = buf + b * kCBoxBytes + thread_off;
-            st_shared_v2(p, acc[4 * j], acc[4 * j + 1]);
-            st_shared_v2(p + 8 * kCBoxCols * 4, acc[4 * j + 2], acc[4 * j + 3]);
+          for (int jj = 0; jj < kChunkCols / 8; ++jj) {
+            const int j = q * (kChunkCols / 8) + jj;
+            const int col = 8 * jj + 2 * (lane % 4);
+            const std::uint32_t box = buf + (col / kCBoxCols) * kCBoxBytes;
+            st_shared_v2(box + c_box_offset(row, col % kCBoxCols), acc[4 * j], acc[4 * j + 1]);
+            st_shared_v2(box + c_box_offset(row + 8, col % kCBoxCols), acc[4 * j + 2],
+                         acc[4 * j + 3]);
           }
           fence_proxy_async_shared();
           // After this, at most kCBuffers - 2 stores are still reading: the
           // buffer chunk q + 1 will write has been read by its last store.
-          if (tid == 0) bulk_wait_group_read<kCBuffers - 2>();
+          if (tid == 0) bulk_wait_group_read<T::kCBuffers - 2>();
           named_barrier_sync(1 + half, kWarpgroup);
           if (tid == 0) {
             if (y < M) {
@@ -668,6 +729,14 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 // A row-major bf16 matrix of `rows` x `cols` with rows `pitch` elements
 // apart, read in boxes of box_rows x box_cols (box_cols * 2 = 128 bytes),
 // 128-byte swizzled, zeros outside (also in the padding past `cols`).
+// L2 promotion: 256 bytes (v6's and v8's) where rows start on 128-byte
+// lines; 64 bytes where they do not. A box row of a ragged operand spans two
+// lines, and promoting it to 256 bytes made the L2's tag lookups the
+// bottleneck: measured on an H200 at 2000x3000x1000
+// (docs/results/2026-12-03-h200-session25, each promotion in turn) 256 B
+// took v10_p5 (both operands as given) to 31.8 us against 28.6-29.0 us
+// with none, 64 or 128 bytes, and v10_p1 to 38.8-39.3 against 34.9-35.4 us;
+// v10_p23, whose A is re-pitched, was 30.6 us with each.
 CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t cols,
                      std::int64_t pitch, std::uint32_t box_rows, std::uint32_t box_cols) {
   CUtensorMap map;
@@ -678,7 +747,10 @@ CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t 
   const CUresult r = encode_tiled()(
       &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
       box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      !KOPT_GEMM10_L2_PROMOTION || (pitch * sizeof(__nv_bfloat16)) % 128 == 0
+          ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+          : CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("gemm_v10: cuTensorMapEncodeTiled failed (CUresult " +
                              std::to_string(static_cast<int>(r)) + ")");
@@ -686,7 +758,7 @@ CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t 
 }
 
 // C (row-major f32, M x N) written in boxes of 64 rows x kCBoxCols columns,
-// unswizzled; TMA clips boxes at the edges. N * 4 bytes is a multiple of 16
+// 64-byte swizzled at 16 columns; TMA clips boxes at the edges. N * 4 bytes is a multiple of 16
 // because N is a multiple of 8.
 CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
   CUtensorMap map;
@@ -696,7 +768,8 @@ CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = encode_tiled()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, kCSwizzle64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("gemm_v10: cuTensorMapEncodeTiled (C) failed (CUresult " +
