@@ -107,6 +107,11 @@
 // 31.6 us (p37) and 32.0-32.2 us (p36) against p23's 30.9 us; under ncu the
 // fused re-pitch and grid barrier add 3.2 us to the GEMM kernel, 1 us less
 // than the copy kernel, which PDL already hides in p23.
+// Then (docs/results/2026-12-03-h200-session25): the L2's tag lookups bound
+// the ragged shape under ncu; 64-byte L2 promotion for ragged operand rows
+// (make_map) and C in 64-byte box rows (c_box_offset) took the copy-free
+// p5 from 31.8 to 27.1 us, 0.95x cuBLAS, the family's champion there; its
+// dispatch is at 0.99x and 0.98x on the aligned shapes.
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_bf16.h>
