@@ -127,17 +127,17 @@
 
 // Method switches for kopt ablate (docs/ablation.md, "Families"): 1 unless
 // the build defines them 0, which only kopt ablate's builds of the
-// champions do. Each 0 branch is this kernel as it was before the method
-// (2026-12-03, docs/results/2026-12-03-h200-session25), correct on every
-// shape.
+// champions do. Each 0 branch is this kernel as it was measured before the
+// method (sessions 22-25, docs/results/2026-12-03-h200-session25).
 // - KOPT_GEMM10_L2_PROMOTION (l2_promotion). On: an operand map whose rows
 //   do not start on 128-byte lines is promoted to 64 bytes in L2, one whose
 //   rows do to 256 (make_map). Off: 256 bytes for both, v8's maps.
-// - KOPT_GEMM10_C_BOX64 (store_coalescing). On: C stored through 64-byte, 64-byte
-//   swizzled box rows (c_box_offset). Off: 32-byte unswizzled rows, v8's.
-// - KOPT_GEMM10_DEEP_RING (pipeline_depth). On: 3 C staging buffers where that
-//   buys a fifth stage (Tile::kCBuffers, N = 192 with TMA stores). Off:
-//   always 4, so 4 stages there, v8's.
+// - KOPT_GEMM10_C_BOX64 (store_coalescing). On: C stored through 64-byte,
+//   64-byte swizzled box rows (c_box_offset). Off: 32-byte unswizzled rows,
+//   v8's.
+// - KOPT_GEMM10_DEEP_RING (pipeline_depth). On: 3 C staging buffers where
+//   that buys a fifth stage (Tile::kCBuffers, N = 192 with TMA stores).
+//   Off: always 4, so 4 stages there, v8's.
 #ifndef KOPT_GEMM10_L2_PROMOTION
 #define KOPT_GEMM10_L2_PROMOTION 1
 #endif
@@ -246,11 +246,10 @@ struct Tile {
   // ring one more stage (N = 192: 5 x 40 KB + 2 x 12 KB, as cuBLAS's
   // 5-stage kernel for 2000x3000x1000 holds) and a tile's chunks still start
   // on buffer 0. Fewer buffers only let fewer TMA stores of C be in flight.
+  static constexpr bool kThreeBuysAStage =
+      stages_beside(kConsumers * 3 * kChunkBytes) > stages_beside(kConsumers * 4 * kChunkBytes);
   static constexpr int kCBuffers =
-      KOPT_GEMM10_DEEP_RING && kTmaStore && kChunks % 3 == 0 &&
-              stages_beside(kConsumers * 3 * kChunkBytes) > stages_beside(kConsumers * 4 * kChunkBytes)
-          ? 3
-          : 4;
+      KOPT_GEMM10_DEEP_RING && kTmaStore && kChunks % 3 == 0 && kThreeBuysAStage ? 3 : 4;
   static constexpr int kCStagingBytes = kCBuffers * kChunkBytes;  // per warpgroup
   static constexpr int kCStaging = kTmaStore ? kConsumers * kCStagingBytes : 0;
   // As many stages as fit: with staging 4 x 48 KB at 256 and 5 x 40 KB at
@@ -763,8 +762,8 @@ CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t 
 }
 
 // C (row-major f32, M x N) written in boxes of 64 rows x kCBoxCols columns,
-// 64-byte swizzled at 16 columns; TMA clips boxes at the edges. N * 4 bytes is a multiple of 16
-// because N is a multiple of 8.
+// 64-byte swizzled at 16 columns; TMA clips boxes at the edges. N * 4
+// bytes is a multiple of 16 because N is a multiple of 8.
 CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
   CUtensorMap map;
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
@@ -773,9 +772,9 @@ CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = encode_tiled()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, kCSwizzle64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_NONE,
-      CU_TENSOR_MAP_L2_PROMOTION_NONE,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      CU_TENSOR_MAP_INTERLEAVE_NONE,
+      kCSwizzle64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("gemm_v10: cuTensorMapEncodeTiled (C) failed (CUresult " +
                              std::to_string(static_cast<int>(r)) + ")");
