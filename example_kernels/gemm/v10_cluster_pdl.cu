@@ -716,6 +716,10 @@ void check(cudaError_t status, const char* call) {
                              cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
 }
 
+// A row pitch (elements) whose rows start on 128-byte lines: the re-pitch's
+// target, and the test for 256-byte L2 promotion (make_map).
+constexpr int kPitchAlign = 128 / sizeof(__nv_bfloat16);
+
 PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* p = nullptr;
@@ -751,7 +755,7 @@ CUtensorMap make_map(const __nv_bfloat16* base, std::int64_t rows, std::int64_t 
   const CUresult r = encode_tiled()(
       &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
       box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      !KOPT_GEMM10_L2_PROMOTION || (pitch * sizeof(__nv_bfloat16)) % 128 == 0
+      !KOPT_GEMM10_L2_PROMOTION || pitch % kPitchAlign == 0
           ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
           : CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -783,7 +787,6 @@ CUtensorMap make_map_c(float* base, std::int64_t rows, std::int64_t cols) {
 
 // ---- re-pitching (load mode 1) -----------------------------------------------
 
-constexpr int kPitchAlign = 128 / sizeof(__nv_bfloat16);  // elements
 constexpr int kCopyThreads = 128;
 
 struct RepackJob {
