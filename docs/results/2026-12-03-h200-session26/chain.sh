@@ -5,6 +5,8 @@
 #      in the build folder too, in case the next call's copy of the working tree drops them
 #   b: `kopt ablate --variant v10 --repetitions 3`: each of v10's three switchable methods off in its
 #      per-shape champions, correctness on every shape and seed, timed against the champions
+#   c: compute-sanitizer memcheck and racecheck on v10_p17, the new champion at 8192x1024x4096
+#      (session 25's phase i checked p5, p19, p25 and p23), --kopt_quick as there
 set -uo pipefail
 B=build-gpu; R=$B/s26; mkdir -p "$R"
 stamp() { echo "[$(date -u +%H:%M:%S)] $*" >> "$R/progress.txt"; }
@@ -38,7 +40,15 @@ if [[ $1 == b ]]; then
   timeout $left $K ablate --manifest "$M" --variant v10 --repetitions 3 > "$R/ablate.log" 2>&1
   stamp "ablate rc $?"
 fi
-cp $REC/v10.json $REC/v10.selection.json "$R/" 2>/dev/null
-mkdir -p "$R/report"; cp $REC/report/v10.* "$R/report/" 2>/dev/null
+if [[ $1 == c ]]; then
+  cmake --build $B -j 16 --target gemm_kopt_test gemm_kopt_v10_p17 > "$R/build-c.log" 2>&1; stamp "build rc $?"
+  T=$(jq -r .executables.test "$(find $B -path '*/kernelopt/gemm/manifest.json' -print -quit)")
+  for tool in memcheck racecheck; do
+    timeout 200 compute-sanitizer --tool $tool "$T" --kopt_quick '--gtest_filter=v10_p17.*' > "$R/$tool.txt" 2>&1
+    stamp "$tool rc $?"; tail -1 "$R/$tool.txt" >> "$R/progress.txt"
+  done
+fi
+[[ $1 == c ]] || cp $REC/v10.json $REC/v10.selection.json "$R/" 2>/dev/null
+[[ $1 == c ]] || { mkdir -p "$R/report"; cp $REC/report/v10.* "$R/report/" 2>/dev/null; }
 stamp "done $1"
 tar -C $B -czf "$OUT/s26-$1.tgz" s26
